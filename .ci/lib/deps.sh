@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Rapport needs that are missing.
+#   deps.sh build   compiler, CMake and libraries (enough to build and serve)
+#   deps.sh test    build + PostgreSQL server and test tools
+#   deps.sh bench   build + wrk and nginx for bench/
+# Uses sudo when not root. Installs nothing when everything is present.
+set -euo pipefail
+set_name=${1:-build}
+
+build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-filesystem-dev
+       libssl-dev libargon2-dev libcppunit-dev)
+test=("${build[@]}" postgresql postgresql-contrib oathtool curl)
+bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl)
+
+case "$set_name" in
+  build) wanted=("${build[@]}") ;;
+  test) wanted=("${test[@]}") ;;
+  bench) wanted=("${bench[@]}") ;;
+  *) echo "usage: deps.sh build|test|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for pkg in "${wanted[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing Debian packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

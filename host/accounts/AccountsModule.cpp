@@ -1,0 +1,56 @@
+#include "accounts/AccountsModule.h"
+
+#include <chrono>
+
+#include "accounts/CompanyStore.h"
+#include "rapport/ids.h"
+
+namespace rapport::host::accounts {
+
+namespace {
+
+// Expired tokens are kept a day for forensics, then deleted.
+constexpr std::int64_t kPurgeAfterSeconds = 24 * 3600;
+
+}  // namespace
+
+AccountsModule::AccountsModule(AccountsOptions options, TokenService& tokens,
+                               PasswordHasher& hasher, RateLimitStore& throttleStore, Clock clock)
+    : tokens_(tokens),
+      hasher_(hasher),
+      clock_(clock),
+      throttle_(throttleStore, options.loginMaxAttempts, options.loginWindow, clock) {}
+
+AccountsModule::~AccountsModule() = default;
+
+rapport::ModuleInfo AccountsModule::info() const {
+  return {"accounts", "1.0.0", "Users, tenant companies, memberships and bearer tokens.", {}, {}};
+}
+
+void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
+  context_.reset(new AccountsContext{host.db(), host.log(), tokens_, hasher_, throttle_,
+                                     clock_, secondFactor_});
+  auth_ = std::make_unique<AuthRoutes>(*context_);
+  session_ = std::make_unique<SessionRoutes>(*context_);
+  companies_ = std::make_unique<CompanyRoutes>(*context_);
+  auth_->registerOn(registry);
+  session_->registerOn(registry);
+  companies_->registerOn(registry);
+  registerRecordType(registry);
+  registerPurgeJob(registry);
+}
+
+void AccountsModule::registerRecordType(rapport::Registry& registry) {
+  // The rule "owner_id must be a member of the active company" (decisions §1).
+  registry.recordType(
+      "user", [](Queryable& db, const std::string& companyId, const std::string& id) {
+        return rapport::hasPrefix(id, "user_") && companies::isMember(db, companyId, id);
+      });
+}
+
+void AccountsModule::registerPurgeJob(rapport::Registry& registry) {
+  registry.job({"accounts.token-purge", std::chrono::hours(1),
+                [this](const JobContext&) { tokens_.purgeExpired(kPurgeAfterSeconds); }});
+}
+
+}  // namespace rapport::host::accounts

@@ -1,0 +1,66 @@
+// Accounts and tenancy as a host-internal module: users, tenant companies,
+// memberships and bearer tokens. Statically linked into rapportd, but it
+// registers its routes through the same rapport::Registry as every loadable
+// module and stores everything through rapport::Database, so it runs on
+// SQLite and PostgreSQL alike. Its tables come from the host migration
+// migrations/<dialect>/0002_accounts.sql (owner "host"), not from setup().
+//
+// Routes (under /v1): POST /auth/register, POST /auth/login (public);
+// POST /auth/refresh, POST /auth/logout, GET /auth/me, POST /auth/context,
+// GET|POST /user/companies, GET /user/companies/{id} (authenticated).
+// Record type "user": exists when the user is a member of the company.
+// Job "accounts.token-purge": deletes tokens expired for over a day, hourly.
+//
+// The app wires it up:
+//   auto options = AccountsOptions::fromConfig(config);
+//   PasswordHasher hasher(options.argon2);
+//   TokenService tokens(db, options.tokenOptions());   // also the Authenticator
+//   AccountsModule accounts(options, tokens, hasher, rateLimitStore);
+// Everything passed in must outlive the module.
+#pragma once
+
+#include <memory>
+
+#include "accounts/AccountsContext.h"
+#include "accounts/AccountsOptions.h"
+#include "accounts/AuthRoutes.h"
+#include "accounts/CompanyRoutes.h"
+#include "accounts/LoginThrottle.h"
+#include "accounts/PasswordHasher.h"
+#include "accounts/SessionRoutes.h"
+#include "accounts/TokenService.h"
+#include "rapport/module.h"
+#include "ratelimit/RateLimitStore.h"
+
+namespace rapport::host::accounts {
+
+class AccountsModule : public rapport::Module {
+ public:
+  // `clock` is for tests; it should be the clock `tokens` was given.
+  AccountsModule(AccountsOptions options, TokenService& tokens, PasswordHasher& hasher,
+                 RateLimitStore& throttleStore, Clock clock = systemClock());
+  ~AccountsModule() override;
+
+  rapport::ModuleInfo info() const override;
+  void setup(rapport::Host& host, rapport::Registry& registry) override;
+
+  // Installs the two-factor step of login (decisions §4). Call before serving.
+  // Without one, a 2FA flag on a user is ignored and login issues a token.
+  void setSecondFactorGate(SecondFactorGate gate) { secondFactor_ = std::move(gate); }
+
+ private:
+  void registerRecordType(rapport::Registry& registry);
+  void registerPurgeJob(rapport::Registry& registry);
+
+  TokenService& tokens_;
+  PasswordHasher& hasher_;
+  Clock clock_;
+  LoginThrottle throttle_;
+  SecondFactorGate secondFactor_;
+  std::unique_ptr<AccountsContext> context_;
+  std::unique_ptr<AuthRoutes> auth_;
+  std::unique_ptr<SessionRoutes> session_;
+  std::unique_ptr<CompanyRoutes> companies_;
+};
+
+}  // namespace rapport::host::accounts

@@ -1,0 +1,57 @@
+#include "accounts/AccountsOptions.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace rapport::host::accounts {
+
+namespace {
+
+std::int64_t readInt(const rapport::Config& config, const std::string& key, std::int64_t fallback,
+                     std::int64_t min, std::int64_t max) {
+  const std::int64_t value = config.getInt(key, fallback);
+  if (value < min || value > max) {
+    throw std::invalid_argument(key + " must be between " + std::to_string(min) + " and " +
+                                std::to_string(max) + " (got " + std::to_string(value) + ")");
+  }
+  return value;
+}
+
+// Argon2 values are range-checked by Argon2Params::validate(); this only
+// keeps them inside uint32 so the narrowing cannot wrap.
+std::uint32_t readU32(const rapport::Config& config, const std::string& key,
+                      std::uint32_t fallback) {
+  return static_cast<std::uint32_t>(
+      readInt(config, key, fallback, 0, std::numeric_limits<std::uint32_t>::max()));
+}
+
+constexpr std::int64_t kTenYears = 10LL * 365 * 24 * 3600;
+
+}  // namespace
+
+AccountsOptions AccountsOptions::fromConfig(const rapport::Config& config) {
+  AccountsOptions o;
+  o.tokenTtl = readInt(config, "auth.token_ttl", o.tokenTtl, 1, kTenYears);
+  o.rememberTtl = readInt(config, "auth.remember_ttl", o.rememberTtl, 1, kTenYears);
+  o.cacheTtlSeconds = readInt(config, "auth.token_cache_ttl", o.cacheTtlSeconds, 0, 3600);
+  o.cacheCapacity = readInt(config, "auth.token_cache_size", o.cacheCapacity, 1, 100'000'000);
+  o.argon2.memoryKib = readU32(config, "auth.argon2.memory_kib", o.argon2.memoryKib);
+  o.argon2.iterations = readU32(config, "auth.argon2.iterations", o.argon2.iterations);
+  o.argon2.parallelism = readU32(config, "auth.argon2.parallelism", o.argon2.parallelism);
+  o.argon2.validate();
+  o.loginMaxAttempts = readInt(config, "auth.login.max_attempts", o.loginMaxAttempts, 1, 1000);
+  o.loginWindow = readInt(config, "auth.login.window", o.loginWindow, 1, 86400);
+  return o;
+}
+
+TokenOptions AccountsOptions::tokenOptions() const {
+  TokenOptions t;
+  t.tokenTtl = tokenTtl;
+  t.rememberTtl = rememberTtl;
+  t.cacheTtlSeconds = cacheTtlSeconds;
+  t.cacheCapacity = static_cast<std::size_t>(cacheCapacity);
+  return t;
+}
+
+}  // namespace rapport::host::accounts

@@ -1,0 +1,41 @@
+// Everything accounts reads from the operator's configuration, with the
+// defaults of decisions §3 and §12. Read once at start-up.
+//
+//   auth.token_ttl             3600     seconds, a normal token's lifetime
+//   auth.remember_ttl          2592000  seconds, with remember_me (30 days)
+//   auth.token_cache_ttl       10       seconds before a cached token is
+//                                       re-checked in the database (the bound
+//                                       on staleness across instances)
+//   auth.token_cache_size      100000   cached tokens at most
+//   auth.argon2.memory_kib     19456    argon2id memory (OWASP minimum)
+//   auth.argon2.iterations     2
+//   auth.argon2.parallelism    1
+//   auth.login.max_attempts    5        failed logins per e-mail and address...
+//   auth.login.window          60       ...within this many seconds, then 429
+#pragma once
+
+#include <cstdint>
+
+#include "accounts/PasswordHasher.h"
+#include "accounts/TokenService.h"
+#include "rapport/config.h"
+
+namespace rapport::host::accounts {
+
+struct AccountsOptions {
+  std::int64_t tokenTtl = 3600;
+  std::int64_t rememberTtl = 2592000;
+  std::int64_t cacheTtlSeconds = 10;
+  std::int64_t cacheCapacity = 100000;
+  Argon2Params argon2;
+  std::int64_t loginMaxAttempts = 5;
+  std::int64_t loginWindow = 60;
+
+  // Reads the keys above; throws std::invalid_argument naming the key when a
+  // value is not an integer or out of range (argon2 below the OWASP minimum).
+  static AccountsOptions fromConfig(const rapport::Config& config);
+
+  TokenOptions tokenOptions() const;
+};
+
+}  // namespace rapport::host::accounts

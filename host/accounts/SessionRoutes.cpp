@@ -1,0 +1,67 @@
+#include "accounts/SessionRoutes.h"
+
+#include "accounts/CompanyStore.h"
+#include "accounts/TokenJson.h"
+#include "rapport/error.h"
+#include "rapport/ids.h"
+#include "rapport/roles.h"
+#include "rapport/time.h"
+#include "rapport/validation.h"
+
+namespace rapport::host::accounts {
+
+void SessionRoutes::registerOn(rapport::Registry& registry) {
+  registry.route("POST", "/auth/refresh", [this](const Request& req) { return refresh(req); });
+  registry.route("POST", "/auth/logout", [this](const Request& req) { return logout(req); });
+  registry.route("GET", "/auth/me", [this](const Request& req) { return me(req); });
+  registry.route("POST", "/auth/context",
+                 [this](const Request& req) { return switchContext(req); });
+}
+
+rapport::Response SessionRoutes::refresh(const rapport::Request& req) {
+  const std::optional<IssuedToken> issued = ctx_.tokens.refresh(req.identity);
+  if (!issued) throw rapport::Error::unauthorized();
+  return rapport::Response::ok(tokenJson(*issued), "Token refreshed.");
+}
+
+rapport::Response SessionRoutes::logout(const rapport::Request& req) {
+  ctx_.tokens.revoke(req.identity.tokenId);
+  return rapport::Response::messageOnly("Logged out.");
+}
+
+rapport::Response SessionRoutes::me(const rapport::Request& req) {
+  const std::optional<UserRecord> user = users::findById(ctx_.db, req.identity.userId);
+  // The token was valid a moment ago; a user deleted since is no session.
+  if (!user) throw rapport::Error::unauthorized();
+  return rapport::Response::ok(
+      Json::object({{"id", user->id},
+                    {"name", user->name},
+                    {"email", user->email},
+                    {"company_id", req.identity.companyId},
+                    {"two_factor_enabled", user->twoFactorEnabled},
+                    {"created_at", rapport::isoTimestamp(user->createdAt)}}));
+}
+
+rapport::Response SessionRoutes::switchContext(const rapport::Request& req) {
+  Validator v(req.bodyObject());
+  auto companyId = v.id("company_id", true);
+  v.check();
+  const std::string& id = *companyId.value;
+  // A wrong prefix cannot name a company: the same 404 as an absent one.
+  std::optional<CompanyRecord> company;
+  if (rapport::hasPrefix(id, "comp_")) company = companies::find(ctx_.db, id);
+  if (!company) throw rapport::Error::notFound("Company not found.");
+  const std::optional<Role> role = companies::roleOf(ctx_.db, id, req.identity.userId);
+  if (!role) throw rapport::Error::forbidden("You do not have access to this company.");
+  // The current token stays valid and keeps resolving its own company.
+  const std::optional<IssuedToken> issued = ctx_.tokens.issueForCompany(req.identity, id);
+  if (!issued) throw rapport::Error::unauthorized();
+  Json data = tokenJson(*issued);
+  data.set("company", Json::object({{"id", company->id},
+                                    {"name", company->name},
+                                    {"role", std::string(rapport::roleName(*role))}}));
+  data.set("company_id", company->id);
+  return rapport::Response::ok(std::move(data), "Company switched.");
+}
+
+}  // namespace rapport::host::accounts

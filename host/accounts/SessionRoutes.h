@@ -1,0 +1,26 @@
+// The authenticated session endpoints: POST /auth/refresh, POST /auth/logout,
+// GET /auth/me and POST /auth/context (company switch). The identity always
+// comes from the token (req.identity); no company header is read.
+#pragma once
+
+#include "accounts/AccountsContext.h"
+#include "rapport/module.h"
+
+namespace rapport::host::accounts {
+
+class SessionRoutes {
+ public:
+  explicit SessionRoutes(AccountsContext& context) : ctx_(context) {}
+
+  void registerOn(rapport::Registry& registry);
+
+  rapport::Response refresh(const rapport::Request& req);
+  rapport::Response logout(const rapport::Request& req);
+  rapport::Response me(const rapport::Request& req);
+  rapport::Response switchContext(const rapport::Request& req);
+
+ private:
+  AccountsContext& ctx_;
+};
+
+}  // namespace rapport::host::accounts

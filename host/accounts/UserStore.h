@@ -1,0 +1,38 @@
+// SQL for the users table. Functions take the Queryable to run on, so the
+// same code serves autocommit reads and the register transaction.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "rapport/db.h"
+#include "rapport/json.h"
+
+namespace rapport::host::accounts {
+
+struct UserRecord {
+  std::string id;
+  std::string name;
+  std::string email;                        // as given (trimmed)
+  std::optional<std::string> passwordHash;  // PHC string; none for password-less users
+  bool disabled = false;
+  bool twoFactorEnabled = false;
+  std::int64_t createdAt = 0;
+  std::int64_t updatedAt = 0;
+};
+
+namespace users {
+
+// `emailLower` is the lower-cased, trimmed address (the unique key).
+std::optional<UserRecord> findByEmail(Queryable& db, const std::string& emailLower);
+std::optional<UserRecord> findById(Queryable& db, const std::string& id);
+bool emailTaken(Queryable& db, const std::string& emailLower);
+// Throws DbError (UniqueViolation) when the e-mail was taken meanwhile.
+void insert(Queryable& db, const UserRecord& user);
+
+// {id, name, email, company_id}: the `user` member of token objects.
+Json tokenUserJson(const UserRecord& user, const std::string& companyId);
+
+}  // namespace users
+}  // namespace rapport::host::accounts

@@ -1,0 +1,33 @@
+// rapport::Host as one module sees it: the shared database, record
+// directory and configuration, and a logger that names the module.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "log/Log.h"
+#include "rapport/module.h"
+
+namespace rapport::host {
+
+class HostServices : public rapport::Host {
+ public:
+  HostServices(std::string module, Database& db, const RecordDirectory& records,
+               const Config& config, const std::set<std::string>& enabled)
+      : db_(db), records_(records), config_(config), enabled_(enabled), log_(std::move(module)) {}
+
+  Database& db() override { return db_; }
+  const RecordDirectory& records() override { return records_; }
+  const Config& config() override { return config_; }
+  Logger& log() override { return log_; }
+  bool moduleEnabled(const std::string& name) const override { return enabled_.count(name) > 0; }
+
+ private:
+  Database& db_;
+  const RecordDirectory& records_;
+  const Config& config_;
+  const std::set<std::string>& enabled_;
+  log::ModuleLogger log_;
+};
+
+}  // namespace rapport::host

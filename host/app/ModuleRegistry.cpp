@@ -1,0 +1,47 @@
+#include "app/ModuleRegistry.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rapport::host {
+
+void ModuleRegistry::route(const std::string& method, const std::string& path, Handler handler,
+                           RouteOptions options) {
+  if (path.empty() || path.front() != '/') {
+    throw std::logic_error("module '" + module_ + "': route path must start with '/': " + path);
+  }
+  // Modules register version-relative paths; v1 is the only version served.
+  parts_.router.add(method, "/v1" + path, std::move(handler), std::move(options), module_);
+}
+
+void ModuleRegistry::migration(Migration migration) {
+  migrations_.push_back(std::move(migration));
+}
+
+void ModuleRegistry::eventType(const std::string& type, const std::string& description) {
+  parts_.events.declare(EventType{type, description, module_});
+}
+
+void ModuleRegistry::recordType(const std::string& type, RecordExists exists) {
+  parts_.records.addType(type, module_, std::move(exists));
+}
+
+void ModuleRegistry::onRecordDeleted(const std::string& type, RecordDeleted reaction) {
+  parts_.records.addReaction(type, std::move(reaction));
+}
+
+void ModuleRegistry::onEvent(EventListener listener) { parts_.events.listen(std::move(listener)); }
+
+void ModuleRegistry::job(Job job) {
+  job.name = module_ + "." + job.name;
+  parts_.jobs.add(std::move(job));
+}
+
+MigrationSet ModuleRegistry::migrations() const {
+  MigrationSet set{module_, migrations_};
+  std::sort(set.migrations.begin(), set.migrations.end(),
+            [](const Migration& a, const Migration& b) { return a.id < b.id; });
+  return set;
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,47 @@
+// rapport::Registry for one module: forwards what the module registers
+// during setup() to the host's router, event bus, record directory, job
+// runner and migration list, stamped with the module's name.
+#pragma once
+
+#include <string>
+
+#include "events/EventBus.h"
+#include "http/Router.h"
+#include "jobs/JobRunner.h"
+#include "rapport/module.h"
+#include "records/Directory.h"
+#include "storage/Migrator.h"
+
+namespace rapport::host {
+
+struct HostParts {
+  Router& router;
+  EventBus& events;
+  Directory& records;
+  JobRunner& jobs;
+};
+
+class ModuleRegistry : public rapport::Registry {
+ public:
+  ModuleRegistry(std::string module, HostParts parts)
+      : module_(std::move(module)), parts_(parts) {}
+
+  void route(const std::string& method, const std::string& path, Handler handler,
+             RouteOptions options) override;
+  void migration(Migration migration) override;
+  void eventType(const std::string& type, const std::string& description) override;
+  void recordType(const std::string& type, RecordExists exists) override;
+  void onRecordDeleted(const std::string& type, RecordDeleted reaction) override;
+  void onEvent(EventListener listener) override;
+  void job(Job job) override;
+
+  // The module's migrations, in id order.
+  MigrationSet migrations() const;
+
+ private:
+  std::string module_;
+  HostParts parts_;
+  std::vector<Migration> migrations_;
+};
+
+}  // namespace rapport::host

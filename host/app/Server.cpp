@@ -1,0 +1,140 @@
+#include "app/Server.h"
+
+#include <stdexcept>
+
+#include "app/ModuleRegistry.h"
+#include "host_migrations.gen.h"
+#include "log/Log.h"
+
+namespace rapport::host {
+namespace {
+
+StorageOptions storageOptions(const Settings& s) {
+  StorageOptions o;
+  o.url = s.getString("database.url", o.url);
+  o.poolSize = static_cast<int>(s.getInt("database.pool_size", o.poolSize));
+  o.acquireTimeoutMs = static_cast<int>(s.getInt("database.acquire_timeout_ms", o.acquireTimeoutMs));
+  o.sqliteBusyTimeoutMs =
+      static_cast<int>(s.getInt("database.sqlite_busy_timeout_ms", o.sqliteBusyTimeoutMs));
+  return o;
+}
+
+HttpOptions httpOptions(const Settings& s) {
+  HttpOptions o;
+  o.host = s.getString("server.host", o.host);
+  o.port = static_cast<int>(s.getInt("server.port", o.port));
+  o.threads = static_cast<int>(s.getInt("server.threads", o.threads));
+  o.maxQueued = static_cast<int>(s.getInt("server.max_queued", o.maxQueued));
+  o.keepAliveSeconds = static_cast<int>(s.getInt("server.keep_alive_timeout", o.keepAliveSeconds));
+  o.maxBodyBytes = static_cast<std::size_t>(
+      s.getInt("server.max_body_bytes", static_cast<std::int64_t>(o.maxBodyBytes)));
+  o.rateLimitRequests = s.getInt("ratelimit.requests", o.rateLimitRequests);
+  o.rateLimitWindow = s.getInt("ratelimit.window", o.rateLimitWindow);
+  if (o.threads < 1 || o.rateLimitRequests < 1 || o.rateLimitWindow < 1) {
+    throw std::invalid_argument(
+        "server.threads, ratelimit.requests and ratelimit.window must be at least 1");
+  }
+  return o;
+}
+
+std::vector<std::filesystem::path> moduleDirs(const Settings& s, const std::string& exeDir) {
+  if (s.has("modules.dir")) return splitModuleDirs(s.get("modules.dir"));
+  return {std::filesystem::path(exeDir) / "modules"};
+}
+
+}  // namespace
+
+Server::Server(const Settings& settings, const std::string& executableDir) : settings_(settings) {
+  db_ = SqlDatabase::open(storageOptions(settings));
+  db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
+    events_.record(tx, type, data);
+  });
+  log::info("storage ready", {{"database", db_->describe()}});
+
+  std::vector<std::string> enabled = splitList(settings.get("modules.enabled"));
+  enabled_ = std::set<std::string>(enabled.begin(), enabled.end());
+  modules_ = ModuleLoader(moduleDirs(settings, executableDir)).load(enabled);
+
+  versions_ = std::make_unique<VersionPolicy>(settings);
+  registerUtilityRoutes(router_, *versions_, [this] { return db_->ping(); });
+
+  migrations_.push_back(MigrationSet{"host", rapport_generated::host::migrations()});
+  auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
+  hasher_ = std::make_unique<accounts::PasswordHasher>(accountsOptions.argon2);
+  tokens_ = std::make_unique<accounts::TokenService>(*db_, accountsOptions.tokenOptions());
+  accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_,
+                                                          rateLimits_);
+  setUpModule(*accounts_, "accounts");
+  for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
+}
+
+Server::~Server() { stop(); }
+
+void Server::setUpModule(rapport::Module& module, const std::string& name) {
+  auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_);
+  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_});
+  try {
+    module.setup(*services, registry);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("module '" + name + "' failed to set up: " + e.what());
+  }
+  MigrationSet set = registry.migrations();
+  if (!set.migrations.empty()) migrations_.push_back(std::move(set));
+  services_.push_back(std::move(services));
+}
+
+std::vector<AppliedMigration> Server::migrate() {
+  auto applied = Migrator(*db_).apply(migrations_);
+  for (const auto& m : applied) log::info("migration applied", {{"owner", m.owner}, {"id", m.id}});
+  return applied;
+}
+
+void Server::start() {
+  accounts_->start();
+  for (auto& loaded : modules_) {
+    try {
+      loaded.module->start();
+    } catch (const std::exception& e) {
+      throw std::runtime_error("module '" + loaded.info.name + "' failed to start: " + e.what());
+    }
+    log::info("module started", {{"module", loaded.info.name}, {"version", loaded.info.version},
+                                 {"file", loaded.file}});
+  }
+  jobs_.start();
+  http_ = std::make_unique<HttpServer>(httpOptions(settings_), router_, *tokens_, rateLimits_,
+                                       *versions_);
+  http_->start();
+  started_ = true;
+}
+
+int Server::port() const { return http_ ? http_->port() : 0; }
+
+void Server::stop() {
+  if (http_) {
+    http_->stop();
+    http_.reset();
+  }
+  jobs_.stop();
+  if (started_) {
+    for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
+      try {
+        it->module->stop();
+      } catch (const std::exception& e) {
+        log::error("module failed to stop", {{"module", it->info.name}, {"error", e.what()}});
+      }
+    }
+    accounts_->stop();
+    started_ = false;
+  }
+  // Drop every function object that came from a module before the modules
+  // (and their libraries) are destroyed.
+  router_.clear();
+  events_.clear();
+  records_.clear();
+  jobs_.clear();
+  services_.clear();
+  // Modules go in reverse dependency order; each library after its module.
+  while (!modules_.empty()) modules_.pop_back();
+}
+
+}  // namespace rapport::host

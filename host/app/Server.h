@@ -1,0 +1,74 @@
+// The composition root: builds every host part from the settings, loads and
+// sets up the modules, applies migrations and serves HTTP.
+//
+// Start-up order: storage -> modules loaded (stamp checks, dependency
+// order) -> accounts and modules set up (routes, events, records, jobs,
+// migrations registered) -> migrations applied -> modules started -> jobs ->
+// HTTP. Shutdown runs it backwards: HTTP drains, jobs stop, modules stop in
+// reverse order, every handler and listener taken from a module is dropped,
+// then the modules and their libraries go, then storage.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "accounts/AccountsModule.h"
+#include "accounts/PasswordHasher.h"
+#include "accounts/TokenService.h"
+#include "app/HostServices.h"
+#include "app/Settings.h"
+#include "events/EventBus.h"
+#include "http/HttpServer.h"
+#include "http/UtilityRoutes.h"
+#include "http/Router.h"
+#include "http/VersionPolicy.h"
+#include "jobs/JobRunner.h"
+#include "loader/ModuleLoader.h"
+#include "ratelimit/MemoryRateLimitStore.h"
+#include "records/Directory.h"
+#include "storage/Migrator.h"
+#include "storage/SqlDatabase.h"
+
+namespace rapport::host {
+
+class Server {
+ public:
+  // Opens storage, loads and sets up modules. Throws with a one-line reason.
+  explicit Server(const Settings& settings, const std::string& executableDir);
+  ~Server();
+
+  // Applies pending migrations (host first, then modules in dependency order).
+  std::vector<AppliedMigration> migrate();
+  // Starts modules, jobs and the HTTP server.
+  void start();
+  // Stops everything in reverse; safe to call twice.
+  void stop();
+  int port() const;
+  const std::vector<LoadedModule>& modules() const { return modules_; }
+
+ private:
+  void setUpModule(rapport::Module& module, const std::string& name);
+
+  const Settings& settings_;
+  std::unique_ptr<SqlDatabase> db_;
+  // Declared before anything that holds module code, so it is destroyed last.
+  std::vector<LoadedModule> modules_;
+  std::set<std::string> enabled_;
+  Router router_;
+  EventBus events_;
+  Directory records_;
+  JobRunner jobs_;
+  MemoryRateLimitStore rateLimits_;
+  std::unique_ptr<VersionPolicy> versions_;
+  std::unique_ptr<accounts::PasswordHasher> hasher_;
+  std::unique_ptr<accounts::TokenService> tokens_;
+  std::unique_ptr<accounts::AccountsModule> accounts_;
+  std::vector<std::unique_ptr<HostServices>> services_;
+  std::vector<MigrationSet> migrations_;
+  std::unique_ptr<HttpServer> http_;
+  bool started_ = false;
+};
+
+}  // namespace rapport::host

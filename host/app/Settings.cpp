@@ -1,0 +1,223 @@
+#include "app/Settings.h"
+
+#include <Poco/AutoPtr.h>
+#include <Poco/File.h>
+#include <Poco/String.h>
+#include <Poco/Util/PropertyFileConfiguration.h>
+
+#include <cctype>
+#include <charconv>
+#include <set>
+#include <stdexcept>
+
+#include "loader/ModuleLists.h"
+
+namespace rapport::host {
+namespace {
+
+#ifndef RAPPORT_DEFAULT_MODULES
+#define RAPPORT_DEFAULT_MODULES ""
+#endif
+
+const std::vector<std::string> kProviders = {"google", "github", "microsoft"};
+
+std::vector<SettingInfo> buildKnown() {
+  std::vector<SettingInfo> k = {
+      {"server.host", "127.0.0.1", "listen address"},
+      {"server.port", "8080", "listen port (0 picks a free port, logged at start-up)"},
+      {"server.threads", "64", "HTTP worker threads = concurrent keep-alive connections served"},
+      {"server.max_queued", "256", "accepted connections waiting for a worker"},
+      {"server.keep_alive_timeout", "5", "seconds an idle keep-alive connection holds a worker"},
+      {"server.max_body_bytes", "1048576", "largest request body (413 above)"},
+      {"database.url", "sqlite:data/rapport.db",
+       "sqlite:PATH or postgresql://user:pass@host:port/db"},
+      {"database.pool_size", "16", "database sessions at most"},
+      {"database.acquire_timeout_ms", "5000", "wait for a free session before failing"},
+      {"database.sqlite_busy_timeout_ms", "5000", "SQLite lock wait"},
+      {"modules.dir", "modules beside rapportd", "folders holding rapport_<name>.so (':' separated)"},
+      {"modules.enabled", RAPPORT_DEFAULT_MODULES, "comma-separated module names"},
+      {"auth.token_ttl", "3600", "access token lifetime, seconds"},
+      {"auth.remember_ttl", "2592000", "lifetime with remember_me, seconds"},
+      {"auth.token_cache_ttl", "10", "seconds a cached token is trusted before re-checking storage"},
+      {"auth.two_factor_status", "403", "status of a login that needs 2FA (403 or 200)"},
+      {"auth.argon2.memory_kib", "19456", "argon2id memory cost (OWASP minimum 19456)"},
+      {"auth.argon2.iterations", "2", "argon2id time cost (minimum 2)"},
+      {"auth.argon2.parallelism", "1", "argon2id lanes"},
+      {"auth.token_cache_size", "100000", "tokens kept in the in-memory cache at most"},
+      {"auth.login.max_attempts", "5", "failed logins per e-mail and client address per window"},
+      {"auth.login.window", "60", "login throttle window, seconds"},
+      {"ratelimit.requests", "60", "requests per window per token (or client address)"},
+      {"ratelimit.window", "60", "rate-limit window, seconds"},
+      {"mail.outbox", "data/outbox", "folder for .eml files when no SMTP host is set"},
+      {"mail.smtp.host", "", "SMTP server (unset: write to mail.outbox)"},
+      {"mail.smtp.port", "25", "SMTP port"},
+      {"mail.from", "no-reply@localhost", "sender address"},
+      {"webhooks.retry_schedule", "0,60,300,1800,7200,21600", "seconds before each attempt"},
+      {"webhooks.timeout", "10", "seconds per delivery attempt"},
+      {"webhooks.allow_private_targets", "false", "allow loopback and private receivers"},
+      {"webhooks.ca_file", "", "extra trusted CA (PEM) for receivers"},
+      {"social.redirect_allowlist", "", "comma-separated exact redirect URIs"},
+      {"versions", "v1", "comma-separated API versions listed by GET /v1/versions"},
+      {"deprecations", "", "comma-separated names of deprecation rules (deprecations.<name>.*)"},
+      {"log.level", "info", "debug, info, warn or error"},
+  };
+  for (const auto& p : kProviders) {
+    for (const char* field : {"client_id", "client_secret", "authorize_url", "token_url",
+                              "userinfo_url"}) {
+      k.push_back({"social." + p + "." + field, "", "social login: " + p});
+    }
+  }
+  return k;
+}
+
+// Keys that belong to each name of a list-valued key ("versions" -> v1, v2).
+std::vector<std::string> perNameKeys(const std::string& list, const std::string& name) {
+  if (list == "versions") {
+    return {"status", "released_at", "deprecated_at", "sunset_at", "docs_url"};
+  }
+  (void)name;
+  return {"prefix", "deprecated_at", "sunset_at", "link", "successor"};
+}
+
+bool isSecretKey(const std::string& key) {
+  return key.find("secret") != std::string::npos || key.find("password") != std::string::npos;
+}
+
+std::string maskUrlPassword(const std::string& url) {
+  auto scheme = url.find("://");
+  auto at = url.find('@');
+  if (scheme == std::string::npos || at == std::string::npos) return url;
+  auto colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+}  // namespace
+
+std::string environmentName(const std::string& key) {
+  std::string out = "RAPPORT_";
+  for (char c : key) {
+    out.push_back((c == '.' || c == '-') ? '_' : static_cast<char>(std::toupper(c)));
+  }
+  return out;
+}
+
+const std::vector<SettingInfo>& Settings::known() {
+  static const std::vector<SettingInfo> table = buildKnown();
+  return table;
+}
+
+Settings Settings::load(const std::string& file, char** env) {
+  Settings s;
+  for (const auto& info : known()) {
+    if (!info.defaultValue.empty() && info.key != "modules.dir") {
+      s.values_[info.key] = info.defaultValue;
+    }
+  }
+  if (!file.empty()) {
+    if (!Poco::File(file).exists()) {
+      throw std::runtime_error("configuration file not found: " + file);
+    }
+    Poco::AutoPtr<Poco::Util::PropertyFileConfiguration> props(
+        new Poco::Util::PropertyFileConfiguration(file));
+    // Walk the key tree: properties files nest keys by their dots.
+    std::vector<std::string> pending{""};
+    while (!pending.empty()) {
+      std::string prefix = pending.back();
+      pending.pop_back();
+      Poco::Util::AbstractConfiguration::Keys children;
+      props->keys(prefix, children);
+      for (const auto& child : children) {
+        std::string full = prefix.empty() ? child : prefix + "." + child;
+        if (props->hasProperty(full)) s.values_[full] = Poco::trim(props->getRawString(full));
+        pending.push_back(full);
+      }
+    }
+    s.file_ = file;
+  }
+
+  std::map<std::string, std::string> environment;
+  for (char** e = env; e && *e; ++e) {
+    std::string entry(*e);
+    auto eq = entry.find('=');
+    if (eq == std::string::npos || entry.rfind("RAPPORT_", 0) != 0) continue;
+    environment[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  std::set<std::string> used;
+  auto apply = [&](const std::string& key) {
+    auto it = environment.find(environmentName(key));
+    if (it != environment.end()) {
+      s.values_[key] = it->second;
+      used.insert(it->first);
+    }
+  };
+  std::set<std::string> keys;
+  for (const auto& info : known()) keys.insert(info.key);
+  for (const auto& [key, value] : s.values_) keys.insert(key);
+  for (const auto& key : keys) apply(key);
+  // Second pass: the per-name keys of list-valued settings, now that the
+  // lists themselves may have come from the environment.
+  for (const std::string list : {"versions", "deprecations"}) {
+    for (const auto& name : splitList(s.get(list))) {
+      for (const auto& field : perNameKeys(list, name)) apply(list + "." + name + "." + field);
+    }
+  }
+  for (const auto& [name, value] : environment) {
+    if (used.count(name) || name == "RAPPORT_CONFIG" || name.rfind("RAPPORT_TEST_", 0) == 0) {
+      continue;
+    }
+    s.unknownEnv_.push_back(name);
+  }
+  return s;
+}
+
+bool Settings::has(const std::string& key) const {
+  auto it = values_.find(key);
+  return it != values_.end() && !it->second.empty();
+}
+
+std::string Settings::get(const std::string& key) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? std::string() : it->second;
+}
+
+std::string Settings::getString(const std::string& key, const std::string& fallback) const {
+  return has(key) ? get(key) : fallback;
+}
+
+std::int64_t Settings::getInt(const std::string& key, std::int64_t fallback) const {
+  if (!has(key)) return fallback;
+  std::string text = Poco::trim(get(key));
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw std::invalid_argument("configuration key " + key + " must be an integer, got '" +
+                                get(key) + "'");
+  }
+  return value;
+}
+
+bool Settings::getBool(const std::string& key, bool fallback) const {
+  if (!has(key)) return fallback;
+  std::string v = Poco::toLower(Poco::trim(get(key)));
+  if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "no" || v == "off") return false;
+  throw std::invalid_argument("configuration key " + key + " must be true or false, got '" +
+                              get(key) + "'");
+}
+
+std::vector<std::pair<std::string, std::string>> Settings::effective() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, value] : values_) {
+    if (isSecretKey(key) && !value.empty()) {
+      out.emplace_back(key, "***");
+    } else if (key == "database.url") {
+      out.emplace_back(key, maskUrlPassword(value));
+    } else {
+      out.emplace_back(key, value);
+    }
+  }
+  return out;
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,258 @@
+#include "http/Pipeline.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "http/Envelope.h"
+#include "http/RequestBuilder.h"
+#include "http/RequestId.h"
+#include "log/Log.h"
+#include "rapport/error.h"
+#include "rapport/time.h"
+
+namespace rapport::host {
+
+struct Pipeline::Context {
+  std::string requestId;
+  std::int64_t nowMicros = 0;
+  std::optional<rapport::Identity> identity;
+  RateDecision rate;
+  VersionVerdict version;
+  std::string owner = "host";  // whose code failed, for the log
+};
+
+namespace {
+
+constexpr std::int64_t kMicrosPerSecond = 1'000'000;
+
+// Health probes come from load balancers every few seconds; counting them
+// would eat the budget of whoever shares their address.
+bool isHealthProbe(const std::string& path) {
+  return path == "/healthz" || path == "/readyz";
+}
+
+// "Bearer <token>" with a case-insensitive scheme; empty when absent.
+std::string bearerToken(const rapport::Headers& headers) {
+  auto it = headers.find("Authorization");
+  if (it == headers.end()) return {};
+  const std::string& value = it->second;
+  if (value.size() <= 7) return {};
+  std::string scheme = value.substr(0, 7);
+  std::transform(scheme.begin(), scheme.end(), scheme.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (scheme != "bearer ") return {};
+  const std::size_t start = value.find_first_not_of(' ', 7);
+  const std::size_t end = value.find_last_not_of(' ');
+  return start == std::string::npos ? std::string{} : value.substr(start, end - start + 1);
+}
+
+std::string rateKey(const RawRequest& raw, const std::optional<rapport::Identity>& identity) {
+  if (identity) return "t:" + identity->userId + ":" + identity->tokenId;
+  return "ip:" + raw.clientAddress;
+}
+
+// The headers' values before (or without) a store's answer: a whole window left.
+RateDecision freshWindow(const PipelineOptions& options, std::int64_t nowSeconds) {
+  const std::int64_t window = std::max<std::int64_t>(1, options.rateLimitWindow);
+  RateDecision decision;
+  decision.limit = options.rateLimitRequests;
+  decision.remaining = std::max<std::int64_t>(0, options.rateLimitRequests);
+  decision.resetAt = nowSeconds - nowSeconds % window + window;
+  decision.retryAfter = std::max<std::int64_t>(1, decision.resetAt - nowSeconds);
+  return decision;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+void checkFraming(const RawRequest& raw) {
+  switch (raw.bodyState) {
+    case BodyState::Complete:
+      return;
+    case BodyState::LengthRequired:
+      throw rapport::Error(411, rapport::Error::genericMessage(411));
+    case BodyState::TooLarge:
+      throw rapport::Error(413, rapport::Error::genericMessage(413));
+    case BodyState::Incomplete:
+      throw rapport::Error::badRequest("Malformed request: the body ended early.");
+  }
+}
+
+void authorize(const Route& route, const std::optional<rapport::Identity>& identity) {
+  if (route.options.access == rapport::Access::Public) return;
+  if (!identity) {
+    throw rapport::Error::unauthorized().withHeader("WWW-Authenticate", "Bearer");
+  }
+  const auto& roles = route.options.roles;
+  if (!roles.empty() && std::find(roles.begin(), roles.end(), identity->role) == roles.end()) {
+    throw rapport::Error::forbidden();
+  }
+}
+
+RawResponse fromResponse(const rapport::Response& response) {
+  // A status outside 2xx-5xx cannot carry our envelope: a module bug.
+  if (response.status < 200 || response.status > 599) {
+    throw std::logic_error("handler returned status " + std::to_string(response.status));
+  }
+  RawResponse out;
+  out.status = response.status;
+  out.headers = response.headers;
+  out.body = renderResponse(response);
+  return out;
+}
+
+RawResponse internalError() {
+  RawResponse out;
+  out.status = 500;
+  out.body = renderMessage(rapport::Error::genericMessage(500));
+  return out;
+}
+
+void logFailure(const RawRequest& raw, const std::string& requestId, const std::string& owner,
+                const char* what) {
+  log::error("request failed", {{"req", requestId},
+                                {"module", owner},
+                                {"method", raw.method},
+                                {"path", raw.path},
+                                {"error", what}});
+}
+
+RawResponse fromError(const rapport::Error& error, const RawRequest& raw, const std::string& id,
+                      const std::string& owner) {
+  if (error.status() < 400 || error.status() > 599) {
+    logFailure(
+        raw, id, owner,
+        ("rapport::Error with status " + std::to_string(error.status()) + ": " + error.what())
+            .c_str());
+    return internalError();
+  }
+  RawResponse out;
+  out.status = error.status();
+  out.headers = error.headers();
+  out.body = renderError(error);
+  return out;
+}
+
+// Never the query or the body: they may hold codes, tokens or passwords.
+void logAccess(const RawRequest& raw, const RawResponse& response, const std::string& requestId,
+               std::chrono::steady_clock::time_point started) {
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.3f", std::chrono::duration<double, std::milli>(elapsed).count());
+  const std::string status = std::to_string(response.status);
+  log::info("request", {{"req", requestId},
+                        {"method", raw.method},
+                        {"path", raw.path},
+                        {"status", status},
+                        {"ms", ms}});
+}
+
+}  // namespace
+
+Pipeline::Pipeline(const Router& router, Authenticator& authenticator, RateLimitStore& rateLimits,
+                   const VersionPolicy& versions, PipelineOptions options, Clock clock)
+    : router_(router),
+      authenticator_(authenticator),
+      rateLimits_(rateLimits),
+      versions_(versions),
+      options_(options),
+      clock_(clock ? std::move(clock) : Clock([] { return rapport::nowMicros(); })) {}
+
+RawResponse Pipeline::handle(const RawRequest& raw) const {
+  const auto started = std::chrono::steady_clock::now();
+  Context ctx;
+  RawResponse response;
+  try {
+    ctx.requestId = requestIdFor(raw.headers);
+    ctx.nowMicros = clock_();
+    ctx.rate = freshWindow(options_, ctx.nowMicros / kMicrosPerSecond);
+    // Evaluated up front so that every answer for the path, 429 included,
+    // carries its deprecation headers.
+    ctx.version = versions_.evaluate(raw.path, ctx.nowMicros);
+    response = respond(raw, ctx);
+  } catch (...) {
+    // Only the clock or the id generator can get here.
+    log::error("request setup failed", {{"method", raw.method}, {"path", raw.path}});
+    response = internalError();
+  }
+  finish(response, ctx);
+  logAccess(raw, response, ctx.requestId, started);
+  return response;
+}
+
+RawResponse Pipeline::respond(const RawRequest& raw, Context& ctx) const {
+  try {
+    return route(raw, ctx);
+  } catch (const rapport::Error& error) {
+    return fromError(error, raw, ctx.requestId, ctx.owner);
+  } catch (const std::exception& e) {
+    logFailure(raw, ctx.requestId, ctx.owner, e.what());
+  } catch (...) {
+    logFailure(raw, ctx.requestId, ctx.owner, "unknown exception");
+  }
+  return internalError();
+}
+
+RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
+  ctx.identity = authenticate(raw.headers);
+  limitRate(raw, ctx);
+  checkFraming(raw);
+  if (ctx.version.gone) throw rapport::Error::gone(ctx.version.goneMessage);
+  RouteMatch match = router_.match(raw.method, raw.path);
+  if (match.kind == RouteMatch::Kind::NotFound) throw rapport::Error(404, "Not found.");
+  if (match.kind == RouteMatch::Kind::MethodNotAllowed) {
+    throw rapport::Error(405, rapport::Error::genericMessage(405))
+        .withHeader("Allow", joined(match.allowed));
+  }
+  const Route& route = *match.route;
+  ctx.owner = route.owner;
+  authorize(route, ctx.identity);
+  const rapport::Request request = buildRequest(raw, std::move(match), ctx.requestId, ctx.identity);
+  return fromResponse(route.handler(request));
+}
+
+// A present but unknown, expired or revoked token is not an error yet:
+// public routes ignore it, protected ones answer 401 once routed.
+std::optional<rapport::Identity> Pipeline::authenticate(const rapport::Headers& headers) const {
+  const std::string token = bearerToken(headers);
+  if (token.empty()) return std::nullopt;
+  auto identity = authenticator_.authenticate(token);
+  if (identity) identity->authenticated = true;
+  return identity;
+}
+
+void Pipeline::limitRate(const RawRequest& raw, Context& ctx) const {
+  const std::string key = rateKey(raw, ctx.identity);
+  const std::int64_t now = ctx.nowMicros / kMicrosPerSecond;
+  try {
+    ctx.rate =
+        isHealthProbe(raw.path)
+            ? rateLimits_.peek(key, options_.rateLimitRequests, options_.rateLimitWindow, now)
+            : rateLimits_.hit(key, options_.rateLimitRequests, options_.rateLimitWindow, now);
+  } catch (const std::exception& e) {
+    // A shared store that is down must not take the API down with it:
+    // serve unlimited and say so in the log.
+    log::warn("rate limit store failed", {{"req", ctx.requestId}, {"error", e.what()}});
+    return;
+  }
+  if (!ctx.rate.allowed && !isHealthProbe(raw.path)) {
+    throw rapport::Error::tooManyRequests(static_cast<long>(ctx.rate.retryAfter));
+  }
+}
+
+void Pipeline::finish(RawResponse& response, const Context& ctx) const {
+  for (const auto& [name, value] : ctx.version.headers) response.setHeader(name, value);
+  response.setHeader("Content-Type", "application/json; charset=utf-8");
+  response.setHeader("X-Request-Id", ctx.requestId);
+  response.setHeader("X-RateLimit-Limit", std::to_string(ctx.rate.limit));
+  response.setHeader("X-RateLimit-Remaining", std::to_string(ctx.rate.remaining));
+  response.setHeader("X-RateLimit-Reset", std::to_string(ctx.rate.resetAt));
+}
+
+}  // namespace rapport::host

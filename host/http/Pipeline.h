@@ -1,0 +1,67 @@
+// The request path, in one place (architecture-anchors "request path"):
+//
+//   request id -> bearer token (identity kept, not judged yet)
+//   -> rate limit (headers on every response; 429 with Retry-After)
+//   -> body framing (411, 413) -> version policy (410, deprecation headers)
+//   -> router (404, 405 + Allow) -> access (401, 403)
+//   -> body and query parsing (400) -> module handler -> envelope
+//
+// Every response, whatever went wrong, carries Content-Type, X-Request-Id,
+// X-RateLimit-Limit/Remaining/Reset and the deprecation headers of its
+// path. rapport::Error becomes its own status and message; any other
+// exception becomes a generic 500 whose details go only to the log, with
+// the request id and the module that owns the route.
+//
+// Threading: handle() is const and runs on many worker threads at once. The
+// Router, VersionPolicy, Authenticator and RateLimitStore must outlive the
+// Pipeline; the last two must be thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "http/Authenticator.h"
+#include "http/Exchange.h"
+#include "http/Router.h"
+#include "http/VersionPolicy.h"
+#include "ratelimit/RateLimitStore.h"
+
+namespace rapport::host {
+
+struct PipelineOptions {
+  std::int64_t rateLimitRequests = 60;  // per window, per token or client address
+  std::int64_t rateLimitWindow = 60;    // seconds
+};
+
+class Pipeline {
+ public:
+  // Microseconds since the epoch, UTC. Injected so tests can cross window
+  // and sunset boundaries without waiting.
+  using Clock = std::function<std::int64_t()>;
+
+  Pipeline(const Router& router, Authenticator& authenticator, RateLimitStore& rateLimits,
+           const VersionPolicy& versions, PipelineOptions options = {}, Clock clock = {});
+
+  // Never throws.
+  RawResponse handle(const RawRequest& request) const;
+
+ private:
+  struct Context;
+
+  RawResponse respond(const RawRequest& raw, Context& ctx) const;
+  RawResponse route(const RawRequest& raw, Context& ctx) const;
+  std::optional<rapport::Identity> authenticate(const rapport::Headers& headers) const;
+  void limitRate(const RawRequest& raw, Context& ctx) const;
+  void finish(RawResponse& response, const Context& ctx) const;
+
+  const Router& router_;
+  Authenticator& authenticator_;
+  RateLimitStore& rateLimits_;
+  const VersionPolicy& versions_;
+  PipelineOptions options_;
+  Clock clock_;
+};
+
+}  // namespace rapport::host

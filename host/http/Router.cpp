@@ -1,0 +1,167 @@
+#include "http/Router.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "http/UrlCoding.h"
+
+namespace rapport::host {
+
+struct Router::Node {
+  std::map<std::string, std::unique_ptr<Node>, std::less<>> literals;
+  std::unique_ptr<Node> param;
+  std::map<std::string, std::unique_ptr<Route>, std::less<>> routes;  // by method
+};
+
+namespace {
+
+// Deep paths are never routes; refusing them early bounds the work an
+// adversarial path can cause.
+constexpr std::size_t kMaxSegments = 32;
+
+// "/a/b" -> {"a", "b"}; "/a/" -> {"a", ""}; "/" -> {""}. Empty when the path
+// is not absolute or too deep.
+std::vector<std::string_view> splitPath(std::string_view path) {
+  std::vector<std::string_view> segments;
+  if (path.empty() || path.front() != '/') return segments;
+  path.remove_prefix(1);
+  while (true) {
+    const std::size_t slash = path.find('/');
+    segments.push_back(path.substr(0, slash));
+    if (segments.size() > kMaxSegments) return {};
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  return segments;
+}
+
+bool isParamName(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+bool isMethod(std::string_view method) {
+  return !method.empty() &&
+         std::all_of(method.begin(), method.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+// "{id}" -> "id"; "" for a literal. Throws for anything half-way.
+std::string paramNameOf(std::string_view segment, const std::string& pattern) {
+  const bool opens = segment.find('{') != std::string_view::npos;
+  const bool closes = segment.find('}') != std::string_view::npos;
+  if (!opens && !closes) return {};
+  if (segment.size() >= 3 && segment.front() == '{' && segment.back() == '}' &&
+      isParamName(segment.substr(1, segment.size() - 2))) {
+    return std::string(segment.substr(1, segment.size() - 2));
+  }
+  throw std::logic_error("Route pattern '" + pattern + "': bad parameter segment '" +
+                         std::string(segment) + "'");
+}
+
+std::vector<std::string> parsePattern(const std::string& pattern) {
+  const auto segments = splitPath(pattern);
+  if (segments.empty()) {
+    throw std::logic_error("Route pattern '" + pattern + "' must be an absolute path");
+  }
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    // Only "/" itself may have an empty segment; "/a//b" or "/a/" are typos.
+    if (segments[i].empty() && segments.size() > 1) {
+      throw std::logic_error("Route pattern '" + pattern + "' has an empty segment");
+    }
+    std::string name = paramNameOf(segments[i], pattern);
+    if (!name.empty() && std::find(names.begin(), names.end(), name) != names.end()) {
+      throw std::logic_error("Route pattern '" + pattern + "' repeats parameter '" + name + "'");
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// Depth-first search in precedence order (literal before parameter). Stops
+// at the first node that has `method`; otherwise gathers the methods of every
+// node the path reaches.
+struct Search {
+  const std::vector<std::string_view>& segments;
+  std::string_view method;
+  const Route* found = nullptr;
+  std::vector<std::string> allowed;
+
+  void visit(const Router::Node& node, std::size_t depth);
+};
+
+}  // namespace
+
+void Search::visit(const Router::Node& node, std::size_t depth) {
+  if (found) return;
+  if (depth == segments.size()) {
+    if (auto it = node.routes.find(method); it != node.routes.end()) {
+      found = it->second.get();
+      return;
+    }
+    for (const auto& [name, route] : node.routes) allowed.push_back(name);
+    return;
+  }
+  const std::string_view segment = segments[depth];
+  if (auto it = node.literals.find(segment); it != node.literals.end()) {
+    visit(*it->second, depth + 1);
+  }
+  if (node.param && !segment.empty()) visit(*node.param, depth + 1);
+}
+
+Router::Router() : root_(std::make_unique<Node>()) {}
+
+void Router::clear() {
+  root_ = std::make_unique<Node>();
+  size_ = 0;
+}
+Router::~Router() = default;
+
+void Router::add(const std::string& method, const std::string& pattern, rapport::Handler handler,
+                 rapport::RouteOptions options, const std::string& owner) {
+  if (!isMethod(method)) throw std::logic_error("Route method '" + method + "' is not a method");
+  if (!handler) throw std::logic_error("Route " + method + " " + pattern + " has no handler");
+  auto names = parsePattern(pattern);
+  const auto segments = splitPath(pattern);
+  Node* node = root_.get();
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    std::unique_ptr<Node>& child =
+        names[i].empty() ? node->literals[std::string(segments[i])] : node->param;
+    if (!child) child = std::make_unique<Node>();
+    node = child.get();
+  }
+  if (auto it = node->routes.find(method); it != node->routes.end()) {
+    throw std::logic_error("Route " + method + " " + pattern + " of '" + owner + "' clashes with " +
+                           method + " " + it->second->pattern + " of '" + it->second->owner + "'");
+  }
+  node->routes.emplace(method,
+                       std::make_unique<Route>(Route{method, pattern, owner, std::move(handler),
+                                                     std::move(options), std::move(names)}));
+  ++size_;
+}
+
+RouteMatch Router::match(std::string_view method, std::string_view path) const {
+  RouteMatch result;
+  const auto segments = splitPath(path);
+  if (segments.empty()) return result;
+  Search search{segments, method, nullptr, {}};
+  search.visit(*root_, 0);
+  if (search.found) {
+    result.kind = RouteMatch::Kind::Found;
+    result.route = search.found;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      const std::string& name = search.found->paramNames[i];
+      if (!name.empty()) result.params.emplace(name, percentDecode(segments[i], false));
+    }
+  } else if (!search.allowed.empty()) {
+    result.kind = RouteMatch::Kind::MethodNotAllowed;
+    std::sort(search.allowed.begin(), search.allowed.end());
+    search.allowed.erase(std::unique(search.allowed.begin(), search.allowed.end()),
+                         search.allowed.end());
+    result.allowed = std::move(search.allowed);
+  }
+  return result;
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,54 @@
+#include "http/UrlCoding.h"
+
+namespace rapport::host {
+namespace {
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string percentDecode(std::string_view text, bool plusAsSpace) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '+' && plusAsSpace) {
+      out.push_back(' ');
+      continue;
+    }
+    if (c == '%' && i + 2 < text.size()) {
+      const int high = hexValue(text[i + 1]);
+      const int low = hexValue(text[i + 2]);
+      if (high >= 0 && low >= 0) {
+        out.push_back(static_cast<char>(high * 16 + low));
+        i += 2;
+        continue;
+      }
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> parseQuery(std::string_view query) {
+  std::map<std::string, std::string> params;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    const std::size_t eq = pair.find('=');
+    std::string name = percentDecode(pair.substr(0, eq), true);
+    if (name.empty()) continue;
+    std::string value =
+        eq == std::string_view::npos ? std::string{} : percentDecode(pair.substr(eq + 1), true);
+    params.emplace(std::move(name), std::move(value));  // emplace keeps the first value
+  }
+  return params;
+}
+
+}  // namespace rapport::host

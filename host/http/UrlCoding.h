@@ -1,0 +1,21 @@
+// Percent-decoding of path segments and query strings (RFC 3986, plus the
+// form convention of '+' for a space in queries).
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace rapport::host {
+
+// Decodes %XX escapes; with `plusAsSpace`, '+' becomes ' '. A malformed
+// escape ("%G1", a trailing "%") is kept as written rather than refused: the
+// value then simply fails whatever validation the handler applies.
+std::string percentDecode(std::string_view text, bool plusAsSpace);
+
+// "a=1&b=x+y&a=2" -> {a: "1", b: "x y"}: names and values decoded, the first
+// value of a repeated name wins, a name without '=' has an empty value, and
+// empty names are skipped.
+std::map<std::string, std::string> parseQuery(std::string_view query);
+
+}  // namespace rapport::host

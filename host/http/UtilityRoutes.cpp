@@ -1,0 +1,82 @@
+#include "http/UtilityRoutes.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "rapport/error.h"
+
+namespace rapport::host {
+namespace {
+
+constexpr std::array<int, 8> kSampleStatuses = {400, 401, 403, 404, 409, 422, 429, 500};
+// Retry-After of the sampled 429: the default rate-limit window.
+constexpr long kSampleRetryAfter = 60;
+
+int sampleStatus(const rapport::Request& request) {
+  const auto text = request.queryParam("status");
+  if (!text || text->empty())
+    throw rapport::Error::invalidField("status", "The status field is required.");
+  const bool digits = text->size() == 3 && std::all_of(text->begin(), text->end(),
+                                                       [](char c) { return c >= '0' && c <= '9'; });
+  const int status = digits ? std::stoi(*text) : 0;
+  if (std::find(kSampleStatuses.begin(), kSampleStatuses.end(), status) == kSampleStatuses.end()) {
+    throw rapport::Error::invalidField("status", "The selected status is invalid.");
+  }
+  return status;
+}
+
+rapport::Response errorSample(const rapport::Request& request) {
+  const int status = sampleStatus(request);
+  const std::string message = rapport::Error::genericMessage(status);
+  if (status == 422) {
+    throw rapport::Error::validation({{"email", {"The email must be a valid email address."}}},
+                                     message);
+  }
+  if (status == 429) throw rapport::Error::tooManyRequests(kSampleRetryAfter, message);
+  throw rapport::Error(status, message);
+}
+
+// A readiness check that throws (database gone) is an honest "not ready".
+bool isReady(const std::function<bool()>& ready) {
+  if (!ready) return true;
+  try {
+    return ready();
+  } catch (...) {
+    return false;
+  }
+}
+
+rapport::RouteOptions publicRoute() {
+  rapport::RouteOptions options;
+  options.access = rapport::Access::Public;
+  return options;
+}
+
+}  // namespace
+
+void registerUtilityRoutes(Router& router, const VersionPolicy& versions,
+                           std::function<bool()> ready) {
+  router.add(
+      "GET", "/v1/versions",
+      [&versions](const rapport::Request&) {
+        return rapport::Response::ok(versions.versionsJson());
+      },
+      publicRoute(), "host");
+  router.add("GET", "/v1/errors/sample", errorSample, rapport::RouteOptions{}, "host");
+  router.add(
+      "GET", "/healthz",
+      [](const rapport::Request&) {
+        return rapport::Response::ok(rapport::Json::object({{"status", "ok"}}));
+      },
+      publicRoute(), "host");
+  router.add(
+      "GET", "/readyz",
+      [ready = std::move(ready)](const rapport::Request&) {
+        if (!isReady(ready)) throw rapport::Error(503, rapport::Error::genericMessage(503));
+        return rapport::Response::ok(rapport::Json::object({{"status", "ready"}}));
+      },
+      publicRoute(), "host");
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,177 @@
+#include "storage/Connection.h"
+
+#include <Poco/Data/PostgreSQL/SessionImpl.h>
+#include <Poco/Data/SQLite/Utility.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include "storage/ErrorMapping.h"
+
+namespace rapport::host {
+namespace {
+
+constexpr std::size_t kStatementsPerSession = 256;
+
+pg_conn* postgresHandle(Poco::Data::Session& session) {
+  auto* impl = dynamic_cast<Poco::Data::PostgreSQL::SessionImpl*>(session.impl());
+  return impl == nullptr ? nullptr : static_cast<PGconn*>(impl->handle());
+}
+
+// libpq prints server notices ("relation already exists, skipping") to
+// stderr; they are informational and would only clutter the log.
+void ignoreNotice(void* /*arg*/, const char* /*message*/) {}
+
+std::string cacheKey(std::string_view sql, std::string_view signature) {
+  std::string key;
+  key.reserve(sql.size() + signature.size() + 1);
+  key.append(sql).append(1, '\x1f').append(signature);
+  return key;
+}
+
+}  // namespace
+
+Connection::Connection(const DatabaseUrl& url, const StorageOptions& options)
+    : dialect_(url.dialect), cache_(kStatementsPerSession) {
+  try {
+    if (dialect_ == Dialect::SQLite) {
+      setUpSqlite(url, options);
+    } else {
+      session_ = std::make_unique<Poco::Data::Session>(url.connector, url.connectionString);
+      postgres_ = postgresHandle(*session_);
+      setUpPostgres();
+    }
+  } catch (...) {
+    const DbError error = currentDbError();
+    const auto kind =
+        dialect_ == Dialect::PostgreSQL ? DbError::Kind::ConnectionLost : error.kind();
+    throw DbError(kind, "cannot open " + url.description + ": " + error.what());
+  }
+}
+
+Connection::~Connection() {
+  const bool lost = postgres_ != nullptr && PQstatus(postgres_) != CONNECTION_OK;
+  retired_.clear();
+  cache_.clear();
+  session_.reset();
+  // Poco only closes a connection libpq still reports as OK: one the server
+  // dropped would leak its PGconn.
+  if (lost) PQfinish(postgres_);
+}
+
+void Connection::setUpSqlite(const DatabaseUrl& url, const StorageOptions& options) {
+  // Poco's own busy timeout is in whole seconds (60 by default): round it up
+  // here, the PRAGMA below sets the exact value.
+  const auto seconds = static_cast<std::size_t>((options.sqliteBusyTimeoutMs + 999) / 1000);
+  session_ = std::make_unique<Poco::Data::Session>(url.connector, url.connectionString, seconds);
+  sqlite_ = Poco::Data::SQLite::Utility::dbHandle(*session_);
+  // The busy timeout first: switching to WAL takes a lock another session
+  // may hold. PRAGMAs are per connection.
+  runSetup("PRAGMA busy_timeout = " + std::to_string(options.sqliteBusyTimeoutMs));
+  runSetup("PRAGMA journal_mode = WAL");
+  runSetup("PRAGMA synchronous = NORMAL");
+  runSetup("PRAGMA foreign_keys = ON");
+}
+
+void Connection::setUpPostgres() {
+  PQsetNoticeProcessor(postgres_, ignoreNotice, nullptr);
+  // Timestamps must not shift with the server's zone.
+  runSetup("SET TIME ZONE 'UTC'");
+}
+
+void Connection::runSetup(const std::string& sql) {
+  Poco::Data::Statement statement(*session_);
+  statement << sql;
+  statement.execute();
+}
+
+std::unique_ptr<PreparedStatement> Connection::prepare(std::string_view sql,
+                                                       std::string_view signature) {
+  std::string text = dialect_ == Dialect::PostgreSQL ? rewritePlaceholders(sql) : std::string(sql);
+  return std::make_unique<PreparedStatement>(*session_, dialect_, sqlite_, std::move(text),
+                                             signature);
+}
+
+Result Connection::run(std::string_view sql, const Params& params, Caching caching) {
+  if (broken_) throw DbError(DbError::Kind::ConnectionLost, "the database connection was lost");
+  const std::string signature = signatureOf(params);
+  if (caching == Caching::OneShot) return runOnce(sql, signature, params);
+  std::string key = cacheKey(sql, signature);
+  if (oneShotKeys_.contains(key)) return runOnce(sql, signature, params);
+  return runCached(key, sql, signature, params);
+}
+
+Result Connection::runCached(const std::string& key, std::string_view sql,
+                             std::string_view signature, const Params& params) {
+  PreparedStatement* statement = cache_.find(key);
+  if (statement == nullptr) {
+    auto prepared = prepare(sql, signature);
+    statement = prepared.get();
+    if (auto evicted = cache_.insert(key, std::move(prepared))) {
+      retired_.push_back(std::move(evicted));
+    }
+  }
+  try {
+    return statement->execute(params);
+  } catch (...) {
+    throw failed(cache_.remove(key), key);
+  }
+}
+
+Result Connection::runOnce(std::string_view sql, std::string_view signature, const Params& params) {
+  auto statement = prepare(sql, signature);
+  try {
+    return statement->execute(params);
+  } catch (...) {
+    throw failed(std::move(statement), std::string());
+  }
+}
+
+// Called inside a catch block: retires the failed statement (Poco leaves it
+// mid-execution, unusable), marks the session broken when the connection
+// failed, and returns the classified error.
+DbError Connection::failed(std::unique_ptr<PreparedStatement> statement, const std::string& key) {
+  DbError error = currentDbError();
+  if (dialect_ == Dialect::PostgreSQL && statement->hasSucceeded()) {
+    statement->abandon();
+    if (!key.empty()) oneShotKeys_.insert(key);
+  }
+  retired_.push_back(std::move(statement));
+  if (error.kind() == DbError::Kind::ConnectionLost || !alive()) broken_ = true;
+  if (!inTransaction()) sweep();
+  return error;
+}
+
+bool Connection::alive() const {
+  return postgres_ == nullptr || PQstatus(postgres_) == CONNECTION_OK;
+}
+
+void Connection::begin() {
+  run(dialect_ == Dialect::SQLite ? "BEGIN IMMEDIATE" : "BEGIN", {});
+}
+
+void Connection::commit() {
+  run("COMMIT", {});
+  sweep();
+}
+
+void Connection::rollback() {
+  if (!inTransaction()) return;
+  run("ROLLBACK", {});
+  sweep();
+}
+
+bool Connection::inTransaction() const {
+  if (sqlite_ != nullptr) return sqlite3_get_autocommit(sqlite_) == 0;
+  if (postgres_ == nullptr || !alive()) return false;
+  return PQtransactionStatus(postgres_) != PQTRANS_IDLE;
+}
+
+bool Connection::transactionAborted() const {
+  return postgres_ != nullptr && alive() && PQtransactionStatus(postgres_) == PQTRANS_INERROR;
+}
+
+void Connection::sweep() {
+  retired_.clear();
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,159 @@
+#include "storage/ResultCollector.h"
+
+#include <Poco/Data/AbstractExtractor.h>
+#include <Poco/Exception.h>
+#include <sqlite3.h>
+#include <strings.h>
+
+#include <charconv>
+#include <cstring>
+
+namespace rapport::host {
+namespace {
+
+using Type = Poco::Data::MetaColumn::ColumnDataType;
+
+template <typename T>
+bool parseWhole(const std::string& text, T& value) {
+  const char* end = text.data() + text.size();
+  const auto result = std::from_chars(text.data(), end, value);
+  return !text.empty() && result.ec == std::errc() && result.ptr == end;
+}
+
+bool isIntegerType(Type type) {
+  switch (type) {
+    case Type::FDT_INT8:
+    case Type::FDT_UINT8:
+    case Type::FDT_INT16:
+    case Type::FDT_UINT16:
+    case Type::FDT_INT32:
+    case Type::FDT_UINT32:
+    case Type::FDT_INT64:
+    case Type::FDT_UINT64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Parsed with from_chars, not Poco: Poco's parse64 rounds below -2^53.
+Value integerValue(std::string text) {
+  std::int64_t value = 0;
+  if (parseWhole(text, value)) return Value(value);
+  return Value(std::move(text));
+}
+
+// Poco reports NUMERIC as a double too: integral text (SUM over BIGINT) stays
+// an exact integer, as SQLite returns it.
+Value numberValue(std::string text) {
+  std::int64_t integer = 0;
+  if (parseWhole(text, integer)) return Value(integer);
+  double value = 0;
+  if (parseWhole(text, value)) return Value(value);
+  return Value(std::move(text));
+}
+
+Value postgresValue(Type type, std::string text) {
+  if (type == Type::FDT_BOOL) {
+    if (text == "t") return Value(true);
+    if (text == "f") return Value(false);
+  }
+  if (isIntegerType(type)) return integerValue(std::move(text));
+  if (type == Type::FDT_FLOAT || type == Type::FDT_DOUBLE) return numberValue(std::move(text));
+  return Value(std::move(text));
+}
+
+bool isBooleanDeclaration(const char* declared) {
+  if (declared == nullptr) return false;
+  return strcasecmp(declared, "BOOLEAN") == 0 || strcasecmp(declared, "BOOL") == 0;
+}
+
+std::string sqliteText(sqlite3_stmt* stmt, int column) {
+  const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, column));
+  const int size = sqlite3_column_bytes(stmt, column);
+  return bytes == nullptr ? std::string() : std::string(bytes, static_cast<std::size_t>(size));
+}
+
+}  // namespace
+
+std::size_t ResultCollector::extract(std::size_t /*pos*/) {
+  if (!columns_) columns_ = describe();
+  std::vector<Value> values;
+  values.reserve(columns_->size());
+  for (std::size_t i = 0; i < columns_->size(); ++i) values.push_back(read(i));
+  rows_.emplace_back(columns_, std::move(values));
+  return 1;
+}
+
+void ResultCollector::reset() {
+  rows_.clear();
+  columns_.reset();
+  forget();
+}
+
+ResultCollector::Columns PostgresResultCollector::describe() {
+  if (columns_) return columns_;
+  auto names = std::make_shared<std::vector<std::string>>();
+  for (std::size_t i = 0;; ++i) {
+    try {
+      const Poco::Data::MetaColumn& column = meta_(i);
+      names->push_back(column.name());
+      types_.push_back(column.type());
+    } catch (const Poco::Exception&) {
+      break;  // past the last column
+    }
+  }
+  columns_ = std::move(names);
+  return columns_;
+}
+
+Value PostgresResultCollector::read(std::size_t column) {
+  std::string text;
+  if (!getExtractor()->extract(column, text)) return Value();
+  return postgresValue(types_.at(column), std::move(text));
+}
+
+// Poco keeps its sqlite3_stmt private; the connection knows its statements.
+// The one being stepped for this SQL is the only busy one: each session
+// serves one thread and runs one statement at a time.
+ResultCollector::Columns SqliteResultCollector::describe() {
+  for (sqlite3_stmt* stmt = sqlite3_next_stmt(db_, nullptr); stmt != nullptr;
+       stmt = sqlite3_next_stmt(db_, stmt)) {
+    const char* sql = sqlite3_sql(stmt);
+    if (sqlite3_stmt_busy(stmt) && sql != nullptr && sql_ == sql) active_ = stmt;
+  }
+  if (active_ == nullptr) {
+    throw DbError(DbError::Kind::Other, "SQLite: no active statement for: " + sql_);
+  }
+  auto names = std::make_shared<std::vector<std::string>>();
+  const int count = sqlite3_column_count(active_);
+  for (int i = 0; i < count; ++i) {
+    const char* name = sqlite3_column_name(active_, i);
+    names->emplace_back(name == nullptr ? "" : name);
+    booleans_.push_back(isBooleanDeclaration(sqlite3_column_decltype(active_, i)));
+  }
+  return names;
+}
+
+Value SqliteResultCollector::read(std::size_t index) {
+  const int column = static_cast<int>(index);
+  switch (sqlite3_column_type(active_, column)) {
+    case SQLITE_INTEGER: {
+      const std::int64_t value = sqlite3_column_int64(active_, column);
+      return booleans_[index] ? Value(value != 0) : Value(value);
+    }
+    case SQLITE_FLOAT:
+      return Value(sqlite3_column_double(active_, column));
+    case SQLITE_NULL:
+      return Value();
+    default:
+      return Value(sqliteText(active_, column));
+  }
+}
+
+void SqliteResultCollector::forget() {
+  active_ = nullptr;
+  booleans_.clear();
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,186 @@
+#include "storage/SqlDatabaseImpl.h"
+
+#include <utility>
+
+#include "storage/SqlTransaction.h"
+
+namespace rapport::host {
+namespace {
+
+// The key of the PostgreSQL advisory lock every Rapport instance takes to
+// migrate: any fixed 64-bit number (the ASCII bytes of "rapportm").
+constexpr const char* kMigrationLockKey = "8241992421273138285";
+
+// Sessions opened with the pool: the first request finds one ready, and a
+// wrong URL or password fails at startup rather than on the first request.
+constexpr std::size_t kPrewarmedSessions = 2;
+
+// The callback of withMigrationLock runs on one session. Its statements run
+// once each (DDL, ledger rows): they are not worth a prepared statement.
+class SessionQueryable final : public Queryable {
+ public:
+  explicit SessionQueryable(Connection& connection) : connection_(connection) {}
+  Dialect dialect() const override { return connection_.dialect(); }
+  Result query(std::string_view sql, const Params& params = {}) override {
+    return connection_.run(sql, params, Connection::Caching::OneShot);
+  }
+  std::int64_t exec(std::string_view sql, const Params& params = {}) override {
+    return query(sql, params).affected;
+  }
+
+ private:
+  Connection& connection_;
+};
+
+// A session that lost its connection after sitting idle in the pool most
+// likely died there (server restart, idle timeout) and the statement never
+// ran: one retry on a fresh session is worth it.
+bool worthRetrying(const DbError& error, const Connection& connection) {
+  return error.kind() == DbError::Kind::ConnectionLost && connection.served();
+}
+
+// For paths already propagating a failure: a session that cannot roll back
+// is closed instead of returned.
+void rollbackQuietly(SessionPool::Lease& lease) noexcept {
+  try {
+    lease->rollback();
+  } catch (...) {
+    lease.discard();
+  }
+}
+
+}  // namespace
+
+SqlDatabaseImpl::SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options)
+    : url_(std::move(url)),
+      pool_([this, options] { return std::make_unique<Connection>(url_, options); },
+            static_cast<std::size_t>(options.poolSize),
+            std::chrono::milliseconds(options.acquireTimeoutMs)) {
+  pool_.prewarm(kPrewarmedSessions);
+}
+
+Result SqlDatabaseImpl::query(std::string_view sql, const Params& params) {
+  return autocommit(sql, params);
+}
+
+std::int64_t SqlDatabaseImpl::exec(std::string_view sql, const Params& params) {
+  return autocommit(sql, params).affected;
+}
+
+Result SqlDatabaseImpl::autocommit(std::string_view sql, const Params& params) {
+  {
+    SessionPool::Lease lease = pool_.acquire();
+    try {
+      return lease->run(sql, params);
+    } catch (const DbError& error) {
+      if (!worthRetrying(error, *lease)) throw;
+    }
+  }  // the dead session is closed here
+  pool_.discardIdle();
+  return pool_.acquire()->run(sql, params);
+}
+
+void SqlDatabaseImpl::transaction(const std::string& companyId,
+                                  const std::function<void(Tx&)>& fn) {
+  SessionPool::Lease lease = beginTransaction();
+  SqlTransaction tx(*lease, companyId, emitHook());
+  try {
+    fn(tx);
+  } catch (...) {
+    rollbackQuietly(lease);
+    throw;  // the callback's exception, unchanged
+  }
+  commit(lease, tx);
+  lease.release();  // before the callbacks, which may use the database themselves
+  tx.runAfterCommit();
+}
+
+// Only BEGIN is retried: once a statement ran, a retry could apply it twice.
+SessionPool::Lease SqlDatabaseImpl::beginTransaction() {
+  {
+    SessionPool::Lease lease = pool_.acquire();
+    try {
+      lease->begin();
+      return lease;
+    } catch (const DbError& error) {
+      if (!worthRetrying(error, *lease)) throw;
+    }
+  }
+  pool_.discardIdle();
+  SessionPool::Lease lease = pool_.acquire();
+  lease->begin();
+  return lease;
+}
+
+void SqlDatabaseImpl::commit(SessionPool::Lease& lease, const SqlTransaction& tx) {
+  // PostgreSQL answers COMMIT in a transaction aborted by an error (one the
+  // callback caught and ignored) with a silent ROLLBACK: report the error
+  // instead of pretending the work was stored.
+  if (lease->transactionAborted()) {
+    rollbackQuietly(lease);
+    const std::string cause = tx.failure() ? tx.failure()->what() : "unknown error";
+    throw DbError(tx.failure() ? tx.failure()->kind() : DbError::Kind::Other,
+                  "transaction rolled back after an earlier error: " + cause);
+  }
+  try {
+    lease->commit();
+  } catch (...) {
+    rollbackQuietly(lease);
+    throw;
+  }
+}
+
+void SqlDatabaseImpl::setEmitHook(EmitHook hook) {
+  auto shared = std::make_shared<const EmitHook>(std::move(hook));
+  std::lock_guard lock(hookMutex_);
+  emitHook_ = std::move(shared);
+}
+
+std::shared_ptr<const EmitHook> SqlDatabaseImpl::emitHook() const {
+  std::lock_guard lock(hookMutex_);
+  return emitHook_;
+}
+
+bool SqlDatabaseImpl::ping() {
+  try {
+    autocommit("SELECT 1", {});
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void SqlDatabaseImpl::withMigrationLock(const std::function<void(Queryable&)>& fn) {
+  SessionPool::Lease lease = pool_.acquire();
+  lockForMigrations(*lease);
+  SessionQueryable session(*lease);
+  try {
+    fn(session);
+  } catch (...) {
+    unlockAfterMigrations(lease);
+    throw;
+  }
+  unlockAfterMigrations(lease);
+}
+
+// PostgreSQL: an advisory lock serialises instances migrating at once.
+// SQLite needs none: each migration is its own BEGIN IMMEDIATE transaction,
+// which queues writers, and re-checks the ledger inside it.
+void SqlDatabaseImpl::lockForMigrations(Connection& connection) {
+  if (connection.dialect() != Dialect::PostgreSQL) return;
+  connection.run(std::string("SELECT pg_advisory_lock(") + kMigrationLockKey + ")", {},
+                 Connection::Caching::OneShot);
+}
+
+void SqlDatabaseImpl::unlockAfterMigrations(SessionPool::Lease& lease) {
+  if (lease->dialect() != Dialect::PostgreSQL) return;
+  try {
+    lease->rollback();  // the unlock would fail inside an aborted transaction
+    lease->run(std::string("SELECT pg_advisory_unlock(") + kMigrationLockKey + ")", {},
+               Connection::Caching::OneShot);
+  } catch (...) {
+    lease.discard();  // closing the session releases its advisory locks too
+  }
+}
+
+}  // namespace rapport::host

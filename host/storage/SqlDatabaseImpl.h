@@ -1,0 +1,48 @@
+// rapport::host::SqlDatabase over the session pool. Private to the storage
+// layer (and its tests); the rest of the host uses SqlDatabase.h.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "storage/DatabaseUrl.h"
+#include "storage/SessionPool.h"
+#include "storage/SqlDatabase.h"
+
+namespace rapport::host {
+
+class SqlTransaction;
+
+class SqlDatabaseImpl final : public SqlDatabase {
+ public:
+  // Opens the pool and one or two sessions; throws DbError when it cannot.
+  SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options);
+
+  Dialect dialect() const override { return url_.dialect; }
+  Result query(std::string_view sql, const Params& params = {}) override;
+  std::int64_t exec(std::string_view sql, const Params& params = {}) override;
+  void transaction(const std::string& companyId, const std::function<void(Tx&)>& fn) override;
+
+  void setEmitHook(EmitHook hook) override;
+  bool ping() override;
+  void withMigrationLock(const std::function<void(Queryable&)>& fn) override;
+  std::string describe() const override { return url_.description; }
+
+  SessionPool& pool() { return pool_; }
+
+ private:
+  Result autocommit(std::string_view sql, const Params& params);
+  SessionPool::Lease beginTransaction();
+  void commit(SessionPool::Lease& lease, const SqlTransaction& tx);
+  void lockForMigrations(Connection& connection);
+  void unlockAfterMigrations(SessionPool::Lease& lease);
+  std::shared_ptr<const EmitHook> emitHook() const;
+
+  DatabaseUrl url_;
+  SessionPool pool_;
+  mutable std::mutex hookMutex_;
+  std::shared_ptr<const EmitHook> emitHook_;
+};
+
+}  // namespace rapport::host

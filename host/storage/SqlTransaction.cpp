@@ -1,0 +1,48 @@
+#include "storage/SqlTransaction.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace rapport::host {
+
+SqlTransaction::SqlTransaction(Connection& connection, std::string companyId,
+                               std::shared_ptr<const EmitHook> emitHook)
+    : connection_(connection), companyId_(std::move(companyId)), emitHook_(std::move(emitHook)) {}
+
+Result SqlTransaction::query(std::string_view sql, const Params& params) {
+  try {
+    return connection_.run(sql, params);
+  } catch (const DbError& error) {
+    if (!failure_) failure_ = error;
+    throw;
+  }
+}
+
+std::int64_t SqlTransaction::exec(std::string_view sql, const Params& params) {
+  return query(sql, params).affected;
+}
+
+void SqlTransaction::emit(const std::string& type, const Json& data) {
+  if (!emitHook_ || !*emitHook_) {
+    throw std::logic_error("Tx::emit(\"" + type + "\"): no emit hook is set on the database");
+  }
+  (*emitHook_)(*this, type, data);
+}
+
+void SqlTransaction::afterCommit(std::function<void()> fn) {
+  afterCommit_.push_back(std::move(fn));
+}
+
+void SqlTransaction::runAfterCommit() {
+  for (auto& fn : afterCommit_) {
+    try {
+      if (fn) fn();
+    } catch (...) {
+      // The commit already happened: a failing cache invalidation or the like
+      // must not turn a stored change into an error for the caller, nor stop
+      // the callbacks after it.
+    }
+  }
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,61 @@
+// companies: the organisations a company works with, its "CRM companies"
+// (docs/modules/companies.md). This file is the module's table of contents:
+// what it is, what it stores, the events it emits, the record type it owns
+// and the routes it serves.
+#include <memory>
+
+#include "CompaniesRoutes.h"
+#include "CompaniesStore.h"
+#include "companies_migrations.gen.h"
+#include "rapport/sdk.h"
+
+namespace companies {
+namespace {
+
+using rapport::Request;
+
+class CompaniesModule final : public rapport::Module {
+ public:
+  rapport::ModuleInfo info() const override {
+    return {.name = "companies",
+            .version = "1.0.0",
+            .description = "CRM companies: the organisations a company works with.",
+            .dependencies = {},
+            .optional = {}};
+  }
+
+  void setup(rapport::Host& host, rapport::Registry& registry) override {
+    routes_ = std::make_unique<CompaniesRoutes>(host);
+
+    for (rapport::Migration& migration : rapport_generated::companies::migrations()) {
+      registry.migration(std::move(migration));
+    }
+    registry.eventType("crm.company.created", "A CRM company was created.");
+    registry.eventType("crm.company.updated", "A CRM company was updated.");
+    registry.eventType("crm.company.deleted", "A CRM company was deleted.");
+    // Other modules link to CRM companies through the record directory; they
+    // unlink them in onRecordDeleted("company") when one is deleted.
+    registry.recordType(
+        "company", [](rapport::Queryable& db, const std::string& companyId, const std::string& id) {
+          return store::exists(db, companyId, id);
+        });
+
+    registry.route("GET", "/crm/companies", [this](const Request& r) { return routes_->list(r); });
+    registry.route("POST", "/crm/companies",
+                   [this](const Request& r) { return routes_->create(r); });
+    registry.route("GET", "/crm/companies/{id}",
+                   [this](const Request& r) { return routes_->get(r); });
+    registry.route("PATCH", "/crm/companies/{id}",
+                   [this](const Request& r) { return routes_->update(r); });
+    registry.route("DELETE", "/crm/companies/{id}",
+                   [this](const Request& r) { return routes_->remove(r); });
+  }
+
+ private:
+  std::unique_ptr<CompaniesRoutes> routes_;  // used by the route handlers until stop()
+};
+
+}  // namespace
+}  // namespace companies
+
+RAPPORT_MODULE(companies::CompaniesModule, "companies", "1.0.0")

@@ -1,0 +1,133 @@
+#include "CompaniesRoutes.h"
+
+#include <functional>
+
+#include "CompaniesJson.h"
+#include "CompaniesValidation.h"
+#include "rapport/error.h"
+#include "rapport/ids.h"
+#include "rapport/pagination.h"
+#include "rapport/time.h"
+
+namespace companies {
+namespace {
+
+using rapport::Error;
+using rapport::Json;
+using rapport::Request;
+using rapport::Response;
+using rapport::Tx;
+
+const char* const kNotFound = "Company not found.";
+const char* const kDuplicateDocument = "A company with this document already exists.";
+
+// Runs a write; the unique index on (company_id, document) answers 409.
+void withUniqueDocument(const std::function<void()>& write) {
+  try {
+    write();
+  } catch (const rapport::DbError& error) {
+    if (error.isUniqueViolation()) throw Error::conflict(kDuplicateDocument);
+    throw;
+  }
+}
+
+// Applies the fields a PATCH sent; false when it sent none.
+bool merge(const CompanyInput& in, Company& company) {
+  bool applied = false;
+  const auto apply = [&applied](const auto& field, auto& target) {
+    if (!field.present) return;
+    target = field.value;
+    applied = true;
+  };
+  if (in.name.present) {
+    company.name = *in.name.value;  // validation refuses a null or blank name
+    applied = true;
+  }
+  apply(in.document, company.document);
+  apply(in.industry, company.industry);
+  apply(in.website, company.website);
+  apply(in.size, company.size);
+  apply(in.annualRevenue, company.annualRevenue);
+  apply(in.phone, company.phone);
+  apply(in.notes, company.notes);
+  if (in.tags.present) {
+    company.tags = in.tags.valueOr({});  // null clears
+    applied = true;
+  }
+  return applied;
+}
+
+}  // namespace
+
+CompaniesRoutes::CompaniesRoutes(rapport::Host& host) : host_(host) {}
+
+Response CompaniesRoutes::list(const Request& request) {
+  const CompanyFilter filter = validateFilter(request);
+  const rapport::PageRequest page = rapport::parsePage(request);
+  const rapport::Sort sort =
+      rapport::parseSort(request, store::sortColumns(), store::defaultSort());
+  rapport::Queryable& db = host_.db();
+  const CompanyPage found = store::list(db, request.identity.companyId, filter, sort, page);
+  Json data = Json::array();
+  for (const rapport::Row& row : found.rows) data.push(companyJson(row));
+  return Response::list(std::move(data), rapport::pageMeta(page, found.total));
+}
+
+Response CompaniesRoutes::create(const Request& request) {
+  const CompanyInput in = validateCompany(request.bodyObject(), Mode::Create);
+  const Company company{.name = *in.name.value,
+                        .document = in.document.value,
+                        .industry = in.industry.value,
+                        .website = in.website.value,
+                        .size = in.size.value,
+                        .annualRevenue = in.annualRevenue.value,
+                        .phone = in.phone.value,
+                        .tags = in.tags.valueOr({}),
+                        .notes = in.notes.value};
+  const std::string id = rapport::newId("comp_");
+  Json created;
+  host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+    withUniqueDocument([&] { store::insert(tx, id, company, rapport::nowMicros()); });
+    created = companyJson(*store::find(tx, tx.companyId(), id));
+    tx.emit("crm.company.created", created);
+  });
+  return Response::created(created, "Company created.");
+}
+
+Response CompaniesRoutes::get(const Request& request) {
+  rapport::Queryable& db = host_.db();
+  const auto row = store::find(db, request.identity.companyId, request.param("id"));
+  if (!row) throw Error::notFound(kNotFound);
+  return Response::ok(companyJson(*row));
+}
+
+Response CompaniesRoutes::update(const Request& request) {
+  const CompanyInput in = validateCompany(request.bodyObject(), Mode::Update);
+  const std::string& id = request.param("id");
+  Json updated;
+  host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+    const auto row = store::findForUpdate(tx, id);
+    if (!row) throw Error::notFound(kNotFound);
+    Company company = store::fromRow(*row);
+    if (!merge(in, company)) {  // nothing to change: no write, no event
+      updated = companyJson(*row);
+      return;
+    }
+    withUniqueDocument([&] { store::update(tx, id, company, rapport::nowMicros()); });
+    updated = companyJson(*store::find(tx, tx.companyId(), id));
+    tx.emit("crm.company.updated", updated);
+  });
+  return Response::ok(updated, "Company updated.");
+}
+
+Response CompaniesRoutes::remove(const Request& request) {
+  const std::string& id = request.param("id");
+  host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+    if (!store::remove(tx, id)) throw Error::notFound(kNotFound);
+    host_.records().deleted(tx, "company", id);  // contacts, deals, activities unlink it
+    tx.emit("crm.company.deleted", Json::object({{"id", id}}));
+  });
+  return Response::ok(Json::object({{"id", id}}), "Company deleted.");
+}
+
+}  // namespace companies

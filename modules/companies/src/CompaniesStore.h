@@ -1,0 +1,73 @@
+// SQL of the companies module, and nothing else: every statement filters on
+// the tenant (company_id). Tables: crm_companies, crm_company_tags (the tag
+// filter) and, on SQLite, crm_companies_search (the full-text index); see
+// migrations/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rapport/db.h"
+#include "rapport/pagination.h"
+
+namespace companies {
+
+// The stored fields of a CRM company: what POST sets and PATCH merges into.
+struct Company {
+  std::string name;
+  std::optional<std::string> document;
+  std::optional<std::string> industry;
+  std::optional<std::string> website;
+  std::optional<std::string> size;
+  std::optional<std::int64_t> annualRevenue;  // cents
+  std::optional<std::string> phone;
+  std::vector<std::string> tags;
+  std::optional<std::string> notes;
+};
+
+// Filters of the list; they combine with AND. Values are trimmed, non-blank.
+struct CompanyFilter {
+  std::optional<std::string> search;    // substring of name, document or website, any case
+  std::optional<std::string> tag;       // any case
+  std::optional<std::string> industry;  // exact, any case
+  std::optional<std::string> size;      // exact, any case
+};
+
+struct CompanyPage {
+  rapport::Result rows;    // columns as read by find()
+  std::int64_t total = 0;  // every match, for meta.total
+};
+
+namespace store {
+
+// API sort fields (sort=name, -annual_revenue...) and the SQL that orders by them.
+const std::map<std::string, std::string>& sortColumns();
+// The default order: newest first.
+rapport::Sort defaultSort();
+
+// The company's row, or nullopt when `id` is not a CRM company of `tenant`.
+std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tenant,
+                                 const std::string& id);
+// The same inside a write transaction, locking the row until commit (on
+// SQLite the transaction already holds the write lock).
+std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id);
+bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id);
+// The stored fields of a row returned by find().
+Company fromRow(const rapport::Row& row);
+
+// Write the whole record (and its tags). A duplicate document throws a
+// DbError with isUniqueViolation().
+void insert(rapport::Tx& tx, const std::string& id, const Company& company, std::int64_t now);
+void update(rapport::Tx& tx, const std::string& id, const Company& company, std::int64_t now);
+// False when there was no such company.
+bool remove(rapport::Tx& tx, const std::string& id);
+
+// One page of the tenant's CRM companies matching `filter`, and the total.
+CompanyPage list(rapport::Queryable& db, const std::string& tenant, const CompanyFilter& filter,
+                 const rapport::Sort& sort, const rapport::PageRequest& page);
+
+}  // namespace store
+}  // namespace companies

@@ -1,0 +1,69 @@
+// contacts: the people a company works with (docs/modules/contacts.md).
+// This file is the module's table of contents: what it is, what it stores,
+// the events it emits, the record type it owns and the routes it serves.
+#include <memory>
+
+#include "ContactsRoutes.h"
+#include "ContactsStore.h"
+#include "contacts_migrations.gen.h"
+#include "rapport/sdk.h"
+
+namespace contacts {
+namespace {
+
+using rapport::Request;
+
+class ContactsModule final : public rapport::Module {
+ public:
+  rapport::ModuleInfo info() const override {
+    return {.name = "contacts",
+            .version = "1.0.0",
+            .description = "Contacts: the people a company works with.",
+            .dependencies = {},
+            .optional = {"companies"}};
+  }
+
+  void setup(rapport::Host& host, rapport::Registry& registry) override {
+    const bool companiesEnabled = host.moduleEnabled("companies");
+    routes_ = std::make_unique<ContactsRoutes>(host, companiesEnabled);
+
+    for (rapport::Migration& migration : rapport_generated::contacts::migrations()) {
+      registry.migration(std::move(migration));
+    }
+    registry.eventType("crm.contact.created", "A contact was created.");
+    registry.eventType("crm.contact.updated", "A contact was updated.");
+    registry.eventType("crm.contact.deleted", "A contact was deleted.");
+    registry.recordType(
+        "contact", [](rapport::Queryable& db, const std::string& companyId, const std::string& id) {
+          return store::exists(db, companyId, id);
+        });
+
+    registry.route("GET", "/crm/contacts", [this](const Request& r) { return routes_->list(r); });
+    registry.route("POST", "/crm/contacts",
+                   [this](const Request& r) { return routes_->create(r); });
+    registry.route("GET", "/crm/contacts/{id}",
+                   [this](const Request& r) { return routes_->get(r); });
+    registry.route("PATCH", "/crm/contacts/{id}",
+                   [this](const Request& r) { return routes_->update(r); });
+    registry.route("DELETE", "/crm/contacts/{id}",
+                   [this](const Request& r) { return routes_->remove(r); });
+
+    // Links to CRM companies exist only while the companies module is enabled.
+    if (companiesEnabled) {
+      registry.route("GET", "/crm/companies/{id}/contacts",
+                     [this](const Request& r) { return routes_->listOfCompany(r); });
+      // A deleted CRM company leaves its contacts unlinked (no contact events).
+      registry.onRecordDeleted("company", [](rapport::Tx& tx, const std::string& id) {
+        store::unlinkCompany(tx, id, rapport::nowMicros());
+      });
+    }
+  }
+
+ private:
+  std::unique_ptr<ContactsRoutes> routes_;  // used by the route handlers until stop()
+};
+
+}  // namespace
+}  // namespace contacts
+
+RAPPORT_MODULE(contacts::ContactsModule, "contacts", "1.0.0")

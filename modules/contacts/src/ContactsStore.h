@@ -1,0 +1,73 @@
+// SQL of the contacts module, and nothing else: every statement filters on
+// the tenant (company_id). Tables: contacts, contact_tags (the tag filter) and,
+// on SQLite, contacts_search (the full-text index); see migrations/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rapport/db.h"
+#include "rapport/pagination.h"
+
+namespace contacts {
+
+// The stored fields of a contact: what POST sets and PATCH merges into.
+struct Contact {
+  std::string name;
+  std::optional<std::string> email;  // lower-cased
+  std::optional<std::string> phone;
+  std::optional<std::string> jobTitle;
+  std::optional<std::string> crmCompanyId;  // API field company_id
+  std::optional<std::string> ownerId;
+  std::vector<std::string> tags;
+  std::optional<std::string> notes;
+};
+
+// Filters of the list; they combine with AND. Values are trimmed, non-blank.
+struct ContactFilter {
+  std::optional<std::string> search;     // substring of name, e-mail or phone, any case
+  std::optional<std::string> tag;        // any case
+  std::optional<std::string> companyId;  // the CRM company
+  std::optional<std::string> ownerId;
+};
+
+struct ContactPage {
+  rapport::Result rows;    // columns as read by find()
+  std::int64_t total = 0;  // every match, for meta.total
+};
+
+namespace store {
+
+// API sort fields (sort=name, -created_at...) and the SQL that orders by them.
+const std::map<std::string, std::string>& sortColumns();
+// The default order: newest first.
+rapport::Sort defaultSort();
+
+// The contact's row, or nullopt when `id` is not a contact of `tenant`.
+std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tenant,
+                                 const std::string& id);
+// The same inside a write transaction, locking the row until commit (on
+// SQLite the transaction already holds the write lock).
+std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id);
+bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id);
+// The stored fields of a row returned by find().
+Contact fromRow(const rapport::Row& row);
+
+// Write the whole record (and its tags). A duplicate e-mail throws a DbError
+// with isUniqueViolation().
+void insert(rapport::Tx& tx, const std::string& id, const Contact& contact, std::int64_t now);
+void update(rapport::Tx& tx, const std::string& id, const Contact& contact, std::int64_t now);
+// False when there was no such contact.
+bool remove(rapport::Tx& tx, const std::string& id);
+// Clears the link to a deleted CRM company from the tenant's contacts.
+void unlinkCompany(rapport::Tx& tx, const std::string& crmCompanyId, std::int64_t now);
+
+// One page of the tenant's contacts matching `filter`, and the total.
+ContactPage list(rapport::Queryable& db, const std::string& tenant, const ContactFilter& filter,
+                 const rapport::Sort& sort, const rapport::PageRequest& page);
+
+}  // namespace store
+}  // namespace contacts

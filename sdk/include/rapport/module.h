@@ -1,0 +1,75 @@
+// The module interface: what a module declares and how it registers itself.
+//
+// Lifecycle, in order (the host never unloads a module while serving):
+//   1. the host reads the module's ABI stamp (abi.h) and refuses a mismatch;
+//   2. it creates the module (rapport_module_create) and reads info();
+//   3. in dependency order it calls setup(): the module keeps `host` and
+//      registers routes, migrations, event types, record types, reactions
+//      and jobs on `registry` (only during setup);
+//   4. the host applies migrations, then calls start() in dependency order;
+//   5. on shutdown: the server stops accepting and drains, jobs stop, stop()
+//      runs in reverse order, then the module object is destroyed, then its
+//      library is released.
+// Everything a module gets from `host` stays valid from setup() to stop().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rapport/config.h"
+#include "rapport/db.h"
+#include "rapport/events.h"
+#include "rapport/export.h"
+#include "rapport/http.h"
+#include "rapport/jobs.h"
+#include "rapport/log.h"
+#include "rapport/records.h"
+
+namespace rapport {
+
+struct ModuleInfo {
+  std::string name;     // unique, lowercase: "contacts"
+  std::string version;  // the module's own version: "1.0.0"
+  std::string description;
+  std::vector<std::string> dependencies;// modules that must be enabled (start-up fails otherwise)
+  std::vector<std::string> optional;  // modules used when enabled (set up first if present)
+};
+
+// Services the host lends a module for its whole life.
+class RAPPORT_VISIBLE Host {
+ public:
+  virtual ~Host() = default;
+  virtual Database& db() = 0;
+  virtual const RecordDirectory& records() = 0;
+  virtual const Config& config() = 0;
+  virtual Logger& log() = 0;
+  // True when a module of that name is enabled (for optional links).
+  virtual bool moduleEnabled(const std::string& name) const = 0;
+};
+
+// What a module registers during setup(). Paths are relative to the version
+// prefix: "/crm/contacts/{id}" serves "/v1/crm/contacts/{id}".
+class RAPPORT_VISIBLE Registry {
+ public:
+  virtual ~Registry() = default;
+  virtual void route(const std::string& method, const std::string& path, Handler handler,
+                     RouteOptions options = {}) = 0;
+  virtual void migration(Migration migration) = 0;
+  virtual void eventType(const std::string& type, const std::string& description) = 0;
+  virtual void recordType(const std::string& type, RecordExists exists) = 0;
+  virtual void onRecordDeleted(const std::string& type, RecordDeleted reaction) = 0;
+  virtual void onEvent(EventListener listener) = 0;
+  virtual void job(Job job) = 0;
+};
+
+class RAPPORT_VISIBLE Module {
+ public:
+  virtual ~Module() = default;
+  virtual ModuleInfo info() const = 0;
+  virtual void setup(Host& host, Registry& registry) = 0;
+  virtual void start() {}
+  virtual void stop() {}
+};
+
+}  // namespace rapport

@@ -1,0 +1,72 @@
+// Starts a real rapportd for end-to-end tests and stops it with SIGTERM.
+//
+//   ServerProcess server({{"ratelimit.requests", "5"}});   // extra settings
+//   HttpClient client(server.port());
+//
+// Every server gets a fresh database (TestEnv::freshDatabaseUrl on the test's
+// engine), port 0 (the kernel picks a free port; the server logs it), its own
+// working directory, and a configuration file written from the settings.
+// Its log (standard error) is kept in <workdir>/rapportd.log and printed when
+// a start fails. stop() sends SIGTERM and returns the exit code.
+//
+// `environment` adds variables to rapportd's environment (to prove the
+// RAPPORT_<KEY> overrides): ServerProcess server({}, {}, {{"RAPPORT_RATELIMIT_REQUESTS", "3"}});
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rapport::test {
+
+class ServerProcess {
+ public:
+  using Settings = std::map<std::string, std::string>;
+  using Environment = std::map<std::string, std::string>;
+
+  // Starts and waits until the server listens (or throws with its log).
+  explicit ServerProcess(Settings settings = {}, std::vector<std::string> args = {},
+                         Environment environment = {});
+  ~ServerProcess();
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  int port() const { return port_; }
+  const std::string& databaseUrl() const { return databaseUrl_; }
+  const std::string& workDir() const { return workDir_; }
+  std::string log() const;
+  // SIGTERM, then waits for the exit (at most 30 s); returns the exit code.
+  int stop();
+  bool running() const { return pid_ > 0; }
+  // Sends `signal` without waiting (for example SIGTERM while a request is
+  // in flight); waitForExit() collects the exit code afterwards.
+  void sendSignal(int signal);
+  // Waits for the process to exit (SIGKILL and throw after `limit`); returns
+  // the exit code, or 128 + the signal number when a signal ended it.
+  int waitForExit(std::chrono::seconds limit = std::chrono::seconds(30));
+  int pid() const { return pid_; }
+
+  // Runs rapportd to completion with the given arguments and settings (for
+  // `migrate`, refusals at start-up...). Returns the exit code; `output`
+  // receives standard output and standard error.
+  static int runToCompletion(const Settings& settings, const std::vector<std::string>& args,
+                             std::string& output, const std::string& databaseUrl = "",
+                             const Environment& environment = {});
+
+  // Runs rapportd with exactly `args` (no --config is added) in `workDir`, for
+  // the defaults: no arguments, config/rapport.properties, RAPPORT_CONFIG.
+  static int runBare(const std::vector<std::string>& args, const std::string& workDir,
+                     std::string& output, const Environment& environment = {});
+
+  static std::string rapportdPath();
+
+ private:
+  Settings settings_;
+  std::string workDir_;
+  std::string databaseUrl_;
+  int pid_ = -1;
+  int port_ = 0;
+};
+
+}  // namespace rapport::test

@@ -1,0 +1,120 @@
+// Shared pieces of the accounts unit tests: a migrated database on the
+// engine under test, a clock tests move by hand, and fakes of the module
+// plumbing (Registry, Host) so route handlers can be called without HTTP.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "accounts/Clock.h"
+#include "rapport/error.h"
+#include "rapport/module.h"
+#include "storage/SqlDatabase.h"
+
+namespace rapport::test::accounts {
+
+// A fresh database (test engine) with every host migration applied, read
+// from migrations/<dialect>/*.sql of the source tree.
+std::unique_ptr<rapport::host::SqlDatabase> openMigratedDatabase();
+
+// Starts one second into a 60-second window, so login windows are predictable.
+class ManualClock {
+ public:
+  ManualClock();
+  rapport::host::accounts::Clock clock();
+  std::int64_t now() const { return now_.load(); }
+  void advanceSeconds(std::int64_t seconds);
+
+ private:
+  std::atomic<std::int64_t> now_;
+};
+
+class SilentLogger : public rapport::Logger {
+ public:
+  void debug(const std::string&) override {}
+  void info(const std::string&) override {}
+  void warn(const std::string&) override {}
+  void error(const std::string&) override {}
+};
+
+class MapConfig : public rapport::Config {
+ public:
+  std::map<std::string, std::string> values;
+  bool has(const std::string& key) const override { return values.count(key) > 0; }
+  std::string getString(const std::string& key, const std::string& fallback) const override;
+  std::int64_t getInt(const std::string& key, std::int64_t fallback) const override;
+  bool getBool(const std::string& key, bool fallback) const override;
+};
+
+class NoRecords : public rapport::RecordDirectory {
+ public:
+  bool knows(const std::string&) const override { return false; }
+  bool exists(Queryable&, const std::string&, const std::string&,
+              const std::string&) const override {
+    return false;
+  }
+  void deleted(Tx&, const std::string&, const std::string&) const override {}
+};
+
+class FakeHost : public rapport::Host {
+ public:
+  explicit FakeHost(rapport::Database& db) : db_(db) {}
+  rapport::Database& db() override { return db_; }
+  const rapport::RecordDirectory& records() override { return records_; }
+  const rapport::Config& config() override { return config_; }
+  rapport::Logger& log() override { return log_; }
+  bool moduleEnabled(const std::string&) const override { return false; }
+
+ private:
+  rapport::Database& db_;
+  NoRecords records_;
+  MapConfig config_;
+  SilentLogger log_;
+};
+
+// Captures what a module registers, and calls its handlers directly.
+class FakeRegistry : public rapport::Registry {
+ public:
+  struct Route {
+    rapport::Handler handler;
+    rapport::RouteOptions options;
+  };
+  std::map<std::string, Route> routes;  // "POST /auth/login"
+  std::map<std::string, rapport::RecordExists> recordTypes;
+  std::vector<rapport::Job> jobs;
+
+  void route(const std::string& method, const std::string& path, rapport::Handler handler,
+             rapport::RouteOptions options) override;
+  void migration(rapport::Migration) override {}
+  void eventType(const std::string&, const std::string&) override {}
+  void recordType(const std::string& type, rapport::RecordExists exists) override;
+  void onRecordDeleted(const std::string&, rapport::RecordDeleted) override {}
+  void onEvent(rapport::EventListener) override {}
+  void job(rapport::Job job) override { jobs.push_back(std::move(job)); }
+
+  // Runs the handler of "METHOD path" (the registered pattern) for `request`.
+  rapport::Response call(const std::string& method, const std::string& path,
+                         rapport::Request request) const;
+};
+
+// A request as the pipeline would hand it over.
+rapport::Request makeRequest(rapport::Json body = rapport::Json::object(),
+                             std::optional<rapport::Identity> identity = std::nullopt,
+                             const std::string& clientAddress = "192.0.2.10");
+
+// The status of the rapport::Error `fn` throws; fails the test when it throws none.
+template <typename Fn>
+rapport::Error expectError(Fn&& fn) {
+  try {
+    fn();
+  } catch (const rapport::Error& e) {
+    return e;
+  }
+  throw std::runtime_error("expected a rapport::Error, none was thrown");
+}
+
+}  // namespace rapport::test::accounts
