@@ -58,6 +58,15 @@ std::optional<std::string> readText(Validator& v, const std::string& field, cons
   return text;
 }
 
+// PostgreSQL text cannot hold a NUL character: every rule that keeps free
+// text refuses it, so both engines answer the same 422 (never a driver error).
+// True (with a message) when `text` holds one.
+bool refuseNul(Validator& v, const std::string& field, const std::string& text) {
+  if (text.find('\0') == std::string::npos) return false;
+  v.fail(field, "The " + field + " must not contain null characters.");
+  return true;
+}
+
 // One DNS label: 1 to 63 of [A-Za-z0-9-], not starting or ending with '-'.
 bool isValidLabel(std::string_view label) {
   if (label.empty() || label.size() > 63) return false;
@@ -184,7 +193,7 @@ Field<std::string> Validator::string(const std::string& field, StringRule rule) 
   const Json* value = presence(*this, field, lookup(field), rule.required, out);
   if (!value) return out;
   auto text = readText(*this, field, *value, rule.required, rule.trim);
-  if (!text) return out;
+  if (!text || refuseNul(*this, field, *text)) return out;
   const std::size_t length = utf8Length(*text);
   if (length > rule.max) {
     fail(field,
@@ -202,7 +211,7 @@ Field<std::string> Validator::email(const std::string& field, bool required) {
   const Json* value = presence(*this, field, lookup(field), required, out);
   if (!value) return out;
   auto text = readText(*this, field, *value, required);
-  if (!text) return out;
+  if (!text || refuseNul(*this, field, *text)) return out;
   if (!isValidEmail(*text)) {
     fail(field, "The " + field + " must be a valid email address.");
   } else {
@@ -292,7 +301,7 @@ Field<std::string> Validator::id(const std::string& field, bool required) {
   const Json* value = presence(*this, field, lookup(field), required, out);
   if (!value) return out;
   auto text = readText(*this, field, *value, required);
-  if (!text) return out;
+  if (!text || refuseNul(*this, field, *text)) return out;
   if (text->empty()) {
     fail(field, "The " + field + " must be a string.");
   } else {
@@ -325,6 +334,10 @@ Field<std::vector<std::string>> Validator::tags(const std::string& field) {
       continue;
     }
     std::string tag = trim(items[i].asString());
+    if (refuseNul(*this, key, tag)) {
+      valid = false;
+      continue;
+    }
     const std::size_t length = utf8Length(tag);
     if (length == 0 || length > kMaxTagLength) {
       fail(key, "The " + key + " must be between 1 and 50 characters.");
@@ -342,7 +355,7 @@ Field<std::string> Validator::url(const std::string& field, bool required) {
   const Json* value = presence(*this, field, lookup(field), required, out);
   if (!value) return out;
   auto text = readText(*this, field, *value, required);
-  if (!text) return out;
+  if (!text || refuseNul(*this, field, *text)) return out;
   if (text->size() > kMaxUrlLength) {
     fail(field, "The " + field + " may not be greater than 2048 characters.");
   } else if (!isValidUrl(*text)) {

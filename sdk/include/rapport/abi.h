@@ -15,8 +15,9 @@
 // Bump MAJOR for any incompatible change of an SDK header (layout of a type,
 // a virtual function added or reordered). MINOR for compatible additions:
 // a module built against minor N loads in a host with minor >= N.
+//   1.1: rapport/query.h (lists, search, tags, request rules of record modules).
 #define RAPPORT_SDK_ABI_MAJOR 1
-#define RAPPORT_SDK_ABI_MINOR 0
+#define RAPPORT_SDK_ABI_MINOR 1
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -47,12 +48,15 @@ typedef rapport::Module* (*rapport_module_create_fn)();
 #define RAPPORT_MODULE_STAMP_SYMBOL "rapport_module_stamp"
 #define RAPPORT_MODULE_CREATE_SYMBOL "rapport_module_create"
 
-#define RAPPORT_MODULE(ModuleClass, NAME, VERSION)                                           \
-  extern "C" __attribute__((visibility("default"))) const rapport_module_stamp              \
-      rapport_module_stamp = {RAPPORT_MODULE_MAGIC, RAPPORT_SDK_ABI_MAJOR,                   \
-                              RAPPORT_SDK_ABI_MINOR, RAPPORT_COMPILER_MAJOR,                 \
-                              RAPPORT_CXX11_ABI,     NAME,                                   \
-                              VERSION};                                                      \
+#define RAPPORT_MODULE(ModuleClass, NAME, VERSION)                                             \
+  extern "C" __attribute__((visibility("default")))                                            \
+  const rapport_module_stamp rapport_module_stamp = {RAPPORT_MODULE_MAGIC,                     \
+                                                     RAPPORT_SDK_ABI_MAJOR,                    \
+                                                     RAPPORT_SDK_ABI_MINOR,                    \
+                                                     RAPPORT_COMPILER_MAJOR,                   \
+                                                     RAPPORT_CXX11_ABI,                        \
+                                                     NAME,                                     \
+                                                     VERSION};                                 \
   extern "C" __attribute__((visibility("default"))) rapport::Module* rapport_module_create() { \
-    return new ModuleClass();                                                                \
+    return new ModuleClass();                                                                  \
   }

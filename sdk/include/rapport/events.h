@@ -21,11 +21,11 @@ struct EventType {
 };
 
 struct Event {
-  std::string id;         // evt_...
-  std::string type;       // "crm.contact.created"
-  std::string companyId;  // tenant company
+  std::string id;              // evt_...
+  std::string type;            // "crm.contact.created"
+  std::string companyId;       // tenant company
   std::int64_t createdAt = 0;  // microseconds since the epoch
-  Json data;              // the record as GET returns it; {"id"} for deletions
+  Json data;                   // the record as GET returns it; {"id"} for deletions
 };
 
 // Called inside the emitting transaction, after the event row is written.

@@ -50,7 +50,7 @@ class RAPPORT_SDK_API Request {
   Headers headers;
   std::map<std::string, std::string> pathParams;  // from "{name}" segments
   std::map<std::string, std::string> query;       // first value of each query key, decoded
-  Json body;         // parsed JSON object; null when the request had no body
+  Json body;  // parsed JSON object; null when the request had no body
   bool hasBody = false;
   Identity identity;
 

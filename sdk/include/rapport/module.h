@@ -32,8 +32,8 @@ struct ModuleInfo {
   std::string name;     // unique, lowercase: "contacts"
   std::string version;  // the module's own version: "1.0.0"
   std::string description;
-  std::vector<std::string> dependencies;// modules that must be enabled (start-up fails otherwise)
-  std::vector<std::string> optional;  // modules used when enabled (set up first if present)
+  std::vector<std::string> dependencies;  // modules that must be enabled (start-up fails otherwise)
+  std::vector<std::string> optional;      // modules used when enabled (set up first if present)
 };
 
 // Services the host lends a module for its whole life.

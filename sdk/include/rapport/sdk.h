@@ -13,6 +13,7 @@
 #include "rapport/log.h"
 #include "rapport/module.h"
 #include "rapport/pagination.h"
+#include "rapport/query.h"
 #include "rapport/records.h"
 #include "rapport/roles.h"
 #include "rapport/time.h"

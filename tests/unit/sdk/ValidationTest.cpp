@@ -40,6 +40,7 @@ class ValidationTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTags);
   CPPUNIT_TEST(testTagLimits);
   CPPUNIT_TEST(testUrl);
+  CPPUNIT_TEST(testNulCharactersAreRefused);
   CPPUNIT_TEST(testCheck);
   CPPUNIT_TEST(testHelpers);
   CPPUNIT_TEST_SUITE_END();
@@ -291,6 +292,33 @@ class ValidationTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(!w.url("u").value);
     CPPUNIT_ASSERT_EQUAL(std::string("The u may not be greater than 2048 characters."),
                          messages(w, "u"));
+  }
+
+  void testNulCharactersAreRefused() {
+    // PostgreSQL text cannot hold NUL: every rule that keeps free text refuses
+    // it with one message, whatever else is wrong with the value.
+    const std::string nul("\0", 1);
+    const Json body = Json::parse(R"({
+      "name": "Ann\u0000Lee", "email": "ann\u0000@example.com", "id": "cont_\u0000",
+      "url": "https://example.com/\u0000", "blank": " \u0000 ", "raw": "\u0000",
+      "tags": ["ok", "v\u0000ip", "\u0000"], "plain": "Ann Lee"})");
+    CPPUNIT_ASSERT(body["name"].asString().find(nul) != std::string::npos);
+    Validator v(body);
+    CPPUNIT_ASSERT(!v.string("name").value);
+    CPPUNIT_ASSERT(!v.email("email").value);
+    CPPUNIT_ASSERT(!v.id("id").value);
+    CPPUNIT_ASSERT(!v.url("url").value);
+    CPPUNIT_ASSERT(!v.string("blank", {.required = true}).value);
+    CPPUNIT_ASSERT(!v.string("raw", {.trim = false}).value);
+    const auto tags = v.tags("tags");
+    CPPUNIT_ASSERT(tags.present && !tags.value);
+    for (const char* field : {"name", "email", "id", "url", "blank", "raw", "tags.1", "tags.2"}) {
+      CPPUNIT_ASSERT_EQUAL("The " + std::string(field) + " must not contain null characters.",
+                           messages(v, field));
+    }
+    CPPUNIT_ASSERT_EQUAL(std::string(""), messages(v, "tags.0"));
+    CPPUNIT_ASSERT_EQUAL(std::string("Ann Lee"), *v.string("plain").value);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{8}, v.errors().size());
   }
 
   void testCheck() {

@@ -1,0 +1,187 @@
+// The shared building blocks of a record module (contacts, companies, deals,
+// activities...): the WHERE clause of a tenant's list and its page, the text
+// search, tags, and the request rules every such module repeats. One
+// implementation, so every list searches, filters, pages and validates the
+// same way, and the subtle parts (LIKE and FTS5 escaping, the SQLite planner
+// hint) are written once.
+//
+//   rapport::WhereClause where(db.dialect(), tenant);
+//   if (filter.search) rapport::addTextSearch(where, "contacts_search", *filter.search);
+//   if (filter.tag) rapport::addTagFilter(where, kTags, *filter.tag);
+//   if (filter.ownerId) where.add("owner_id = ?", {*filter.ownerId});
+//   rapport::ListPage found = rapport::selectPage(db, kColumns, "contacts", where, sort, page);
+//
+// Conventions of a record table (beyond db.h's), which these helpers rely on:
+//   - search: a generated column `search_text` holding the searchable fields,
+//     lower-cased and joined by a line break (so no match spans two fields).
+//     PostgreSQL indexes it with GIN (search_text gin_trgm_ops). SQLite names
+//     its rowid `seq INTEGER PRIMARY KEY` and indexes search_text with an FTS5
+//     table (content = '<table>', content_rowid = 'seq', tokenize = 'trigram')
+//     kept in sync by triggers. modules/contacts/migrations is the model.
+//   - tags: the record's `tags` column holds the tags as written, as a JSON
+//     array (tagsToJsonText); a tag table (company_id, <record>_id, tag_lower)
+//     with PRIMARY KEY (<record>_id, tag_lower) and an index
+//     (company_id, tag_lower) serves the tag filter (TagTable).
+//
+// Identifiers passed here (tables, columns, conditions) are pasted into SQL:
+// pass only the module's own constants, never input. Values are always bound.
+//
+// Lifetime and threading: free functions without state, and plain values; a
+// WhereClause belongs to the thread that builds it and owns copies of what it
+// is given. Functions taking a Queryable or a Tx follow db.h (use them on the
+// thread, and inside the callback, that received it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rapport/db.h"
+#include "rapport/error.h"
+#include "rapport/export.h"
+#include "rapport/http.h"
+#include "rapport/pagination.h"
+#include "rapport/validation.h"
+
+namespace rapport {
+
+// --- Lists: WHERE clause and page -------------------------------------------
+
+// The WHERE clause of a list of one tenant's records, and its parameters:
+// "company_id = ?" first (every query filters on the tenant), then each
+// condition added, joined by AND. One clause serves both statements of a page
+// (the rows and the COUNT), so they can never disagree.
+class RAPPORT_SDK_API WhereClause {
+ public:
+  WhereClause(Dialect dialect, std::string tenant);
+
+  // Appends " AND <condition>"; `values` bind its "?" placeholders, in order.
+  void add(std::string_view condition, std::initializer_list<Value> values = {});
+  // The same, for a condition that selects few rows through an index of its
+  // own (a full-text match, a tag lookup): those rows must drive the query,
+  // so the work grows with the matches rather than with the tenant's rows.
+  // SQLite has no statistics and would rather walk the tenant's index in
+  // order and test every row; once such a condition is added, the tenant
+  // condition is written "+company_id = ?" (the unary + hides the tenant
+  // index from its planner). PostgreSQL decides by statistics: no change.
+  void addNarrowing(std::string_view condition, std::initializer_list<Value> values = {});
+
+  Dialect dialect() const { return dialect_; }
+  const std::string& tenant() const { return tenant_; }
+  // True once addNarrowing (or a helper that uses it) has added a condition.
+  bool narrowed() const { return narrowed_; }
+  // "company_id = ? AND ..." ("+company_id = ? AND ..." when narrowed on SQLite).
+  std::string sql() const;
+  // The tenant, then the values of each condition in the order added.
+  const Params& params() const { return params_; }
+
+ private:
+  Dialect dialect_;
+  std::string tenant_;
+  std::string conditions_;  // " AND <condition>" for each condition
+  Params params_;
+  bool narrowed_ = false;
+};
+
+// One page of a list and the number of records matching it (meta.total).
+struct ListPage {
+  Result rows;
+  std::int64_t total = 0;
+};
+
+// Runs "SELECT <columns> FROM <table> WHERE <where> ORDER BY ... LIMIT ? OFFSET ?"
+// (orderByClause: ties break on id) and "SELECT COUNT(*) AS total FROM <table>
+// WHERE <where>".
+RAPPORT_SDK_API ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
+                                    const WhereClause& where, const Sort& sort,
+                                    const PageRequest& page);
+
+// --- Text search -------------------------------------------------------------
+
+// The shortest term, in characters (code points), a trigram index can match.
+inline constexpr std::size_t kTrigramLength = 3;
+// The longest ?search= term a list accepts, in characters.
+inline constexpr std::size_t kMaxSearchLength = 255;
+
+// "%term%" for `LIKE ? ESCAPE '\'`: matches `term` anywhere, its own %, _ and
+// \ escaped so they match literally.
+RAPPORT_SDK_API std::string likeContains(std::string_view term);
+
+// `term` as one FTS5 string: in double quotes, its own quotes doubled. FTS5
+// reads it as one phrase (operators and quotes in it are literal); with the
+// trigram tokenizer a phrase matches as a substring, in any case.
+RAPPORT_SDK_API std::string ftsPhrase(std::string_view term);
+
+// Adds to `where` the condition that matches `term` as a substring of the
+// table's search_text, in any case (the conventions above), through the
+// engine's index:
+//   PostgreSQL: search_text LIKE lower(?) ESCAPE '\' with likeContains(term),
+//     served by the trigram GIN index (the planner picks it by cost);
+//   SQLite, terms of kTrigramLength characters or more:
+//     seq IN (SELECT rowid FROM <ftsTable> WHERE <ftsTable> MATCH ?) with
+//     ftsPhrase(term), added with addNarrowing;
+//   SQLite, shorter terms (no trigram to look up): the same LIKE, which reads
+//     the tenant's rows (documented limitation; ASCII-only case folding).
+// `ftsTable` is the table's FTS5 table ("contacts_search"), used on SQLite only.
+RAPPORT_SDK_API void addTextSearch(WhereClause& where, std::string_view ftsTable,
+                                   std::string_view term);
+
+// --- Tags --------------------------------------------------------------------
+
+// A record type's tag table: one row (company_id, <recordColumn>, tag_lower)
+// per tag. Both names are the module's constants:
+//   constexpr rapport::TagTable kTags{"contact_tags", "contact_id"};
+struct TagTable {
+  std::string_view table;
+  std::string_view recordColumn;
+};
+
+// The tags, in order, as the JSON array text stored in a record's `tags`
+// column: ["VIP","lead"].
+RAPPORT_SDK_API std::string tagsToJsonText(const std::vector<std::string>& tags);
+// The reverse; throws JsonParseError or std::logic_error on text that is not
+// an array of strings (a corrupt row, a 500).
+RAPPORT_SDK_API std::vector<std::string> tagsFromJsonText(std::string_view text);
+
+// Replaces the tag rows of record `recordId` of tx's tenant by `tags`
+// (lower-cased; pass them deduplicated, as Validator::tags returns them).
+RAPPORT_SDK_API void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
+                                    const std::vector<std::string>& tags);
+// Deletes the tag rows of record `recordId` of tx's tenant (with the record).
+RAPPORT_SDK_API void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId);
+
+// Adds the tag filter: records (by `id`) having `tag`, in any case (ASCII),
+// through the tag table's (company_id, tag_lower) index; a narrowing condition.
+RAPPORT_SDK_API void addTagFilter(WhereClause& where, const TagTable& tagTable,
+                                  std::string_view tag);
+
+// --- Requests ----------------------------------------------------------------
+
+// A list filter from the query string: the parameter, trimmed; nullopt when
+// it is absent or blank (a blank filter is ignored).
+RAPPORT_SDK_API std::optional<std::string> filterParam(const Request& request,
+                                                       std::string_view name);
+
+// The ?search= term, read as filterParam. A term longer than kMaxSearchLength
+// records "The search may not be greater than 255 characters." on "search" in
+// `errors`; the caller throws Error::validation with its other filter errors.
+RAPPORT_SDK_API std::optional<std::string> searchParam(const Request& request, FieldErrors& errors);
+
+// An optional text field of a body: Validator::string, not required, of at
+// most `max` characters, where a value blank after trimming reads as null (so
+// it clears the field, and an empty string is never stored).
+RAPPORT_SDK_API Field<std::string> optionalText(Validator& validator, const std::string& field,
+                                                std::size_t max);
+
+// Runs `write`; a DbError that is a unique violation becomes
+// Error::conflict(message) (409, "A contact with this email already exists.").
+// Anything else passes through unchanged.
+RAPPORT_SDK_API void conflictOnDuplicate(const std::string& message,
+                                         const std::function<void()>& write);
+
+}  // namespace rapport

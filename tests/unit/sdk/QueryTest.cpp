@@ -1,0 +1,308 @@
+// rapport/query.h: the SQL and parameters the shared list, search and tag
+// helpers produce on each engine, and the request rules they share. The SQL
+// itself runs on both engines in unit.crm (query plans) and the e2e suites.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rapport/query.h"
+
+using rapport::Dialect;
+using rapport::Error;
+using rapport::Json;
+using rapport::Params;
+using rapport::Value;
+using rapport::WhereClause;
+
+namespace {
+
+// "[a, 1, null]": parameters as text, for one-line comparisons.
+std::string show(const Params& params) {
+  std::string out = "[";
+  for (const Value& value : params) {
+    if (out.size() > 1) out += ", ";
+    out += value.isNull() ? "null" : value.asString();
+  }
+  return out + "]";
+}
+
+// Records every statement; a query answers one row {"total": 42}.
+class RecordingTx final : public rapport::Tx {
+ public:
+  explicit RecordingTx(Dialect dialect = Dialect::SQLite) : dialect_(dialect) {}
+
+  Dialect dialect() const override { return dialect_; }
+  rapport::Result query(std::string_view sql, const Params& params) override {
+    statements.emplace_back(std::string(sql), params);
+    auto columns =
+        std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"total"});
+    rapport::Result result;
+    result.rows.emplace_back(columns, std::vector<Value>{Value(42)});
+    return result;
+  }
+  std::int64_t exec(std::string_view sql, const Params& params) override {
+    statements.emplace_back(std::string(sql), params);
+    return 1;
+  }
+  const std::string& companyId() const override { return tenant_; }
+  void emit(const std::string&, const Json&) override {}
+  void afterCommit(std::function<void()>) override {}
+
+  std::vector<std::pair<std::string, Params>> statements;
+
+ private:
+  Dialect dialect_;
+  std::string tenant_ = "comp_t";
+};
+
+rapport::Request requestWithQuery(std::map<std::string, std::string> query) {
+  rapport::Request request;
+  request.query = std::move(query);
+  return request;
+}
+
+}  // namespace
+
+class QueryTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(QueryTest);
+  CPPUNIT_TEST(testLikeContainsEscapes);
+  CPPUNIT_TEST(testFtsPhraseQuotes);
+  CPPUNIT_TEST(testWhereClauseAccumulates);
+  CPPUNIT_TEST(testNarrowingHidesTheTenantIndexOnSqliteOnly);
+  CPPUNIT_TEST(testTextSearchOnPostgresqlIsLike);
+  CPPUNIT_TEST(testTextSearchOnSqliteUsesFts5FromThreeCharacters);
+  CPPUNIT_TEST(testTagFilter);
+  CPPUNIT_TEST(testSelectPage);
+  CPPUNIT_TEST(testTagsJsonRoundTrip);
+  CPPUNIT_TEST(testReplaceAndDeleteTagRows);
+  CPPUNIT_TEST(testFilterParam);
+  CPPUNIT_TEST(testSearchParam);
+  CPPUNIT_TEST(testOptionalText);
+  CPPUNIT_TEST(testConflictOnDuplicate);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void testLikeContainsEscapes() {
+    CPPUNIT_ASSERT_EQUAL(std::string("%ada%"), rapport::likeContains("ada"));
+    CPPUNIT_ASSERT_EQUAL(std::string("%%"), rapport::likeContains(""));
+    CPPUNIT_ASSERT_EQUAL(std::string("%50\\%\\_off\\\\%"), rapport::likeContains("50%_off\\"));
+    // Quotes and FTS syntax mean nothing to LIKE: kept as they are.
+    CPPUNIT_ASSERT_EQUAL(std::string("%\"a\" OR 'b'*%"), rapport::likeContains("\"a\" OR 'b'*"));
+    CPPUNIT_ASSERT_EQUAL(std::string("%\xC3\xA9t\xC3\xA9%"),
+                         rapport::likeContains("\xC3\xA9t\xC3\xA9"));
+  }
+
+  void testFtsPhraseQuotes() {
+    CPPUNIT_ASSERT_EQUAL(std::string("\"ada\""), rapport::ftsPhrase("ada"));
+    CPPUNIT_ASSERT_EQUAL(std::string("\"\""), rapport::ftsPhrase(""));
+    CPPUNIT_ASSERT_EQUAL(std::string("\"say \"\"hi\"\"\""), rapport::ftsPhrase("say \"hi\""));
+    // Operators, wildcards and LIKE characters stay literal inside the phrase.
+    CPPUNIT_ASSERT_EQUAL(std::string("\"a OR b* NEAR(c) 5%_\\\""),
+                         rapport::ftsPhrase("a OR b* NEAR(c) 5%_\\"));
+  }
+
+  void testWhereClauseAccumulates() {
+    WhereClause where(Dialect::SQLite, "comp_t");
+    CPPUNIT_ASSERT_EQUAL(std::string("company_id = ?"), where.sql());
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t]"), show(where.params()));
+    where.add("owner_id = ?", {"user_1"});
+    where.add("archived = ?", {false});
+    where.add("amount BETWEEN ? AND ?", {1, 10});
+    where.add("deleted_at IS NULL");
+    CPPUNIT_ASSERT_EQUAL(std::string("company_id = ? AND owner_id = ? AND archived = ? AND "
+                                     "amount BETWEEN ? AND ? AND deleted_at IS NULL"),
+                         where.sql());
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, user_1, false, 1, 10]"), show(where.params()));
+    CPPUNIT_ASSERT(!where.narrowed());
+    CPPUNIT_ASSERT_EQUAL(std::string("comp_t"), where.tenant());
+    CPPUNIT_ASSERT(where.dialect() == Dialect::SQLite);
+  }
+
+  void testNarrowingHidesTheTenantIndexOnSqliteOnly() {
+    for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
+      WhereClause where(dialect, "comp_t");
+      where.add("owner_id = ?", {"user_1"});
+      where.addNarrowing("id IN (SELECT x FROM y WHERE z = ?)", {"v"});
+      CPPUNIT_ASSERT(where.narrowed());
+      const std::string tenant = dialect == Dialect::SQLite ? "+company_id = ?" : "company_id = ?";
+      CPPUNIT_ASSERT_EQUAL(tenant + " AND owner_id = ? AND id IN (SELECT x FROM y WHERE z = ?)",
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, user_1, v]"), show(where.params()));
+    }
+  }
+
+  void testTextSearchOnPostgresqlIsLike() {
+    // Every length: the trigram GIN index serves LIKE, the planner decides.
+    for (const std::string term : {"a", "ab", "Ada", "50%_off"}) {
+      WhereClause where(Dialect::PostgreSQL, "comp_t");
+      rapport::addTextSearch(where, "contacts_search", term);
+      CPPUNIT_ASSERT_EQUAL(std::string("company_id = ? AND search_text LIKE lower(?) ESCAPE '\\'"),
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL("[comp_t, " + rapport::likeContains(term) + "]", show(where.params()));
+      CPPUNIT_ASSERT(!where.narrowed());
+    }
+  }
+
+  void testTextSearchOnSqliteUsesFts5FromThreeCharacters() {
+    for (const std::string term : {"a", "ab", "\xC3\xA9\xC3\xA9"}) {  // "éé": 4 bytes, 2 characters
+      WhereClause where(Dialect::SQLite, "comp_t");
+      rapport::addTextSearch(where, "contacts_search", term);
+      CPPUNIT_ASSERT_EQUAL(std::string("company_id = ? AND search_text LIKE lower(?) ESCAPE '\\'"),
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL("[comp_t, %" + term + "%]", show(where.params()));
+      CPPUNIT_ASSERT(!where.narrowed());
+    }
+    for (const std::string term : {"ada", "say \"hi\"", "\xC3\xA9\xC3\xA9\xC3\xA9"}) {
+      WhereClause where(Dialect::SQLite, "comp_t");
+      rapport::addTextSearch(where, "crm_companies_search", term);
+      CPPUNIT_ASSERT_EQUAL(std::string("+company_id = ? AND seq IN (SELECT rowid FROM "
+                                       "crm_companies_search WHERE crm_companies_search MATCH ?)"),
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL("[comp_t, " + rapport::ftsPhrase(term) + "]", show(where.params()));
+      CPPUNIT_ASSERT(where.narrowed());
+    }
+  }
+
+  void testTagFilter() {
+    const rapport::TagTable tags{"contact_tags", "contact_id"};
+    for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
+      WhereClause where(dialect, "comp_t");
+      rapport::addTagFilter(where, tags, "VIP Lead");
+      const std::string tenant = dialect == Dialect::SQLite ? "+company_id = ?" : "company_id = ?";
+      CPPUNIT_ASSERT_EQUAL(tenant +
+                               " AND id IN (SELECT contact_id FROM contact_tags WHERE "
+                               "company_id = ? AND tag_lower = ?)",
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip lead]"), show(where.params()));
+    }
+  }
+
+  void testSelectPage() {
+    RecordingTx db;
+    WhereClause where(Dialect::SQLite, "comp_t");
+    where.add("owner_id = ?", {"user_1"});
+    const rapport::ListPage page = rapport::selectPage(
+        db, "id, name", "contacts", where, {.column = "lower(name)", .descending = false},
+        {.page = 3, .perPage = 10});
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{42}, page.total);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, db.statements.size());
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("SELECT id, name FROM contacts WHERE company_id = ? AND "
+                    "owner_id = ? ORDER BY lower(name) ASC, id ASC LIMIT ? OFFSET ?"),
+        db.statements[0].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, user_1, 10, 20]"), show(db.statements[0].second));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("SELECT COUNT(*) AS total FROM contacts WHERE company_id = ? AND owner_id = ?"),
+        db.statements[1].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, user_1]"), show(db.statements[1].second));
+  }
+
+  void testTagsJsonRoundTrip() {
+    CPPUNIT_ASSERT_EQUAL(std::string("[]"), rapport::tagsToJsonText({}));
+    const std::vector<std::string> tags{"VIP", "lead \"hot\"", "caf\xC3\xA9", "a\\b"};
+    const std::string text = rapport::tagsToJsonText(tags);
+    CPPUNIT_ASSERT_EQUAL(std::string("[\"VIP\",\"lead \\\"hot\\\"\",\"caf\xC3\xA9\",\"a\\\\b\"]"),
+                         text);
+    CPPUNIT_ASSERT(tags == rapport::tagsFromJsonText(text));
+    CPPUNIT_ASSERT(rapport::tagsFromJsonText("[]").empty());
+    CPPUNIT_ASSERT_THROW(rapport::tagsFromJsonText("{}"), std::logic_error);
+    CPPUNIT_ASSERT_THROW(rapport::tagsFromJsonText("[1]"), std::logic_error);
+    CPPUNIT_ASSERT_THROW(rapport::tagsFromJsonText("[\"a\""), rapport::JsonParseError);
+  }
+
+  void testReplaceAndDeleteTagRows() {
+    const rapport::TagTable tags{"crm_company_tags", "crm_company_id"};
+    RecordingTx tx;
+    rapport::replaceTagRows(tx, tags, "comp_r", {"VIP", "Lead"});
+    CPPUNIT_ASSERT_EQUAL(std::size_t{3}, tx.statements.size());
+    const std::string del =
+        "DELETE FROM crm_company_tags WHERE company_id = ? AND crm_company_id = ?";
+    const std::string ins =
+        "INSERT INTO crm_company_tags (company_id, crm_company_id, tag_lower) VALUES (?, ?, ?)";
+    CPPUNIT_ASSERT_EQUAL(del, tx.statements[0].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r]"), show(tx.statements[0].second));
+    CPPUNIT_ASSERT_EQUAL(ins, tx.statements[1].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r, vip]"), show(tx.statements[1].second));
+    CPPUNIT_ASSERT_EQUAL(ins, tx.statements[2].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r, lead]"), show(tx.statements[2].second));
+
+    RecordingTx cleared;
+    rapport::replaceTagRows(cleared, tags, "comp_r", {});
+    rapport::deleteTagRows(cleared, tags, "comp_s");
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, cleared.statements.size());
+    CPPUNIT_ASSERT_EQUAL(del, cleared.statements[1].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_s]"), show(cleared.statements[1].second));
+  }
+
+  void testFilterParam() {
+    const rapport::Request request =
+        requestWithQuery({{"tag", "  VIP "}, {"blank", " \t "}, {"empty", ""}});
+    CPPUNIT_ASSERT_EQUAL(std::string("VIP"), *rapport::filterParam(request, "tag"));
+    CPPUNIT_ASSERT(!rapport::filterParam(request, "blank"));
+    CPPUNIT_ASSERT(!rapport::filterParam(request, "empty"));
+    CPPUNIT_ASSERT(!rapport::filterParam(request, "missing"));
+  }
+
+  void testSearchParam() {
+    rapport::FieldErrors errors;
+    const std::string longest(rapport::kMaxSearchLength, 'x');
+    CPPUNIT_ASSERT_EQUAL(longest,
+                         *rapport::searchParam(requestWithQuery({{"search", longest}}), errors));
+    CPPUNIT_ASSERT_EQUAL(std::string("ada"),
+                         *rapport::searchParam(requestWithQuery({{"search", " ada "}}), errors));
+    CPPUNIT_ASSERT(!rapport::searchParam(requestWithQuery({{"search", "  "}}), errors));
+    CPPUNIT_ASSERT(errors.empty());
+    // 255 characters of two bytes each are fine; one more is not.
+    std::string accented;
+    for (std::size_t i = 0; i < rapport::kMaxSearchLength; ++i) accented += "\xC3\xA9";
+    rapport::searchParam(requestWithQuery({{"search", accented}}), errors);
+    CPPUNIT_ASSERT(errors.empty());
+    rapport::searchParam(requestWithQuery({{"search", accented + "e"}}), errors);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, errors.size());
+    CPPUNIT_ASSERT(errors["search"] ==
+                   std::vector<std::string>{"The search may not be greater than 255 characters."});
+  }
+
+  void testOptionalText() {
+    const Json body = Json::parse(
+        R"({"phone": " 555 ", "blank": "   ", "empty": "", "null": null, "long": "abcdef"})");
+    rapport::Validator v(body);
+    CPPUNIT_ASSERT_EQUAL(std::string("555"), *rapport::optionalText(v, "phone", 50).value);
+    for (const char* field : {"blank", "empty", "null"}) {
+      const auto read = rapport::optionalText(v, field, 50);
+      CPPUNIT_ASSERT_MESSAGE(field, read.present && read.isNull());
+    }
+    const auto absent = rapport::optionalText(v, "missing", 50);
+    CPPUNIT_ASSERT(!absent.present && !absent.value);
+    CPPUNIT_ASSERT(v.ok());
+    CPPUNIT_ASSERT(!rapport::optionalText(v, "long", 5).value);
+    CPPUNIT_ASSERT(v.errors().at("long") ==
+                   std::vector<std::string>{"The long may not be greater than 5 characters."});
+  }
+
+  void testConflictOnDuplicate() {
+    using rapport::DbError;
+    bool ran = false;
+    rapport::conflictOnDuplicate("Taken.", [&] { ran = true; });
+    CPPUNIT_ASSERT(ran);
+    try {
+      rapport::conflictOnDuplicate("A contact with this email already exists.", [] {
+        throw DbError(DbError::Kind::UniqueViolation, "duplicate key value");
+      });
+      CPPUNIT_FAIL("no conflict");
+    } catch (const Error& e) {
+      CPPUNIT_ASSERT_EQUAL(409, e.status());
+      CPPUNIT_ASSERT_EQUAL(std::string("A contact with this email already exists."),
+                           std::string(e.what()));
+    }
+    CPPUNIT_ASSERT_THROW(
+        rapport::conflictOnDuplicate(
+            "Taken.", [] { throw DbError(DbError::Kind::Busy, "database is locked"); }),
+        DbError);
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(QueryTest);
