@@ -1,69 +1,119 @@
 #include "http/BodyReader.h"
 
 #include <Poco/Exception.h>
-#include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/String.h>
 
-#include <algorithm>
-#include <istream>
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+#include "http/ChunkedBody.h"
 
 namespace rapport::host {
 namespace {
 
-constexpr std::size_t kBlock = 64 * 1024;
+// 18 digits stay below 2^63; any such length is far over the cap anyway.
+constexpr std::size_t kMaxLengthDigits = 18;
 
 bool expectsBody(const std::string& method) {
   return method == "POST" || method == "PUT" || method == "PATCH";
 }
 
-// Reads at most `limit` bytes. istream::read blocks until it has all it asked
-// for, so it is never asked for more than the client may still send.
-BodyRead readUpTo(std::istream& in, std::size_t limit) {
+std::string_view trimmed(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return {};
+  return text.substr(start, text.find_last_not_of(" \t") - start + 1);
+}
+
+std::optional<std::uint64_t> lengthValue(std::string_view text) {
+  text = trimmed(text);
+  if (text.empty() || text.size() > kMaxLengthDigits) return std::nullopt;
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// 1*DIGIT, or a list of the same value ("5, 5": repeated fields were joined,
+// RFC 9110 §8.6 lets a recipient accept them). Poco threw a SyntaxException
+// for "abc" and took "-5" as a length.
+std::optional<std::uint64_t> contentLength(const std::string& field) {
+  std::optional<std::uint64_t> length;
+  std::string_view rest = field;
+  for (;;) {
+    const std::size_t comma = rest.find(',');
+    const auto value = lengthValue(rest.substr(0, comma));
+    if (!value || (length && *length != *value)) return std::nullopt;
+    length = value;
+    if (comma == std::string_view::npos) return length;
+    rest = rest.substr(comma + 1);
+  }
+}
+
+BodyPlan refused(ReadState why) {
+  return BodyPlan{BodyPlan::Kind::Refused, 0, why};
+}
+
+BodyPlan planTransferCoding(const RequestHead& head, const std::string& coding) {
+  // Both framings at once (RFC 9112 §6.3: "ought to be handled as an
+  // error"), chunked from an HTTP/1.0 client (RFC 9112 §6.1: faulty
+  // framing), or a coding other than chunked alone: the end of the body
+  // cannot be known for sure.
+  if (head.headers.count("Content-Length") > 0 || head.minorVersion == 0 ||
+      Poco::icompare(std::string(trimmed(coding)), "chunked") != 0) {
+    return refused(ReadState::Malformed);
+  }
+  return BodyPlan{BodyPlan::Kind::Chunked, 0, ReadState::Complete};
+}
+
+BodyPlan planContentLength(const std::string& field, std::size_t maxBytes) {
+  const auto length = contentLength(field);
+  if (!length) return refused(ReadState::Malformed);
+  if (*length > maxBytes) return refused(ReadState::TooLarge);
+  return BodyPlan{BodyPlan::Kind::Fixed, *length, ReadState::Complete};
+}
+
+BodyRead failed(ReadState why) {
+  return BodyRead{{}, why, false};
+}
+
+BodyRead readFixed(ByteSource& in, std::uint64_t length) {
   BodyRead read;
-  std::size_t total = 0;
-  while (total < limit) {
-    const std::size_t want = std::min(kBlock, limit - total);
-    read.bytes.resize(total + want);
-    in.read(read.bytes.data() + total, static_cast<std::streamsize>(want));
-    total += static_cast<std::size_t>(in.gcount());
-    if (static_cast<std::size_t>(in.gcount()) < want) break;
+  if (!readExactly(in, read.bytes, static_cast<std::size_t>(length))) {
+    return failed(ReadState::Incomplete);
   }
-  read.bytes.resize(total);
-  return read;
-}
-
-BodyRead readFixed(Poco::Net::HTTPServerRequest& request, std::size_t maxBytes) {
-  const auto length = request.getContentLength64();
-  if (length < 0 || static_cast<std::uint64_t>(length) > maxBytes) {
-    return BodyRead{{}, BodyState::TooLarge, false};
-  }
-  BodyRead read = readUpTo(request.stream(), static_cast<std::size_t>(length));
-  if (read.bytes.size() < static_cast<std::size_t>(length)) {
-    return BodyRead{{}, BodyState::Incomplete, false};
-  }
-  return read;
-}
-
-BodyRead readChunked(Poco::Net::HTTPServerRequest& request, std::size_t maxBytes) {
-  std::istream& in = request.stream();
-  BodyRead read = readUpTo(in, maxBytes + 1);
-  if (read.bytes.size() > maxBytes) return BodyRead{{}, BodyState::TooLarge, false};
-  // A short read ends either at the last chunk (eof, clean) or at an error.
-  if (!in.eof() || in.bad()) return BodyRead{{}, BodyState::Incomplete, false};
   return read;
 }
 
 }  // namespace
 
-BodyRead readBody(Poco::Net::HTTPServerRequest& request, std::size_t maxBytes) {
-  try {
-    if (request.getChunkedTransferEncoding()) return readChunked(request, maxBytes);
-    if (request.hasContentLength()) return readFixed(request, maxBytes);
-  } catch (const Poco::Exception&) {
-    // Bad chunk syntax, a receive time-out or a reset mid-body.
-    return BodyRead{{}, BodyState::Incomplete, false};
+BodyPlan planBody(const RequestHead& head, std::size_t maxBytes) {
+  if (const auto it = head.headers.find("Transfer-Encoding"); it != head.headers.end()) {
+    return planTransferCoding(head, it->second);
   }
-  if (expectsBody(request.getMethod())) return BodyRead{{}, BodyState::LengthRequired, false};
-  return BodyRead{};
+  if (const auto it = head.headers.find("Content-Length"); it != head.headers.end()) {
+    return planContentLength(it->second, maxBytes);
+  }
+  if (expectsBody(head.method)) return refused(ReadState::LengthRequired);
+  return BodyPlan{};
+}
+
+BodyRead readBody(const BodyPlan& plan, ByteSource& in, std::size_t maxBytes) {
+  try {
+    switch (plan.kind) {
+      case BodyPlan::Kind::None:
+        return BodyRead{};
+      case BodyPlan::Kind::Refused:
+        return failed(plan.refusal);
+      case BodyPlan::Kind::Fixed:
+        return readFixed(in, plan.length);
+      case BodyPlan::Kind::Chunked:
+        return readChunkedBody(in, maxBytes);
+    }
+  } catch (const Poco::Exception&) {
+    // A receive time-out or a reset mid-body.
+  }
+  return failed(ReadState::Incomplete);
 }
 
 }  // namespace rapport::host

@@ -1,30 +1,54 @@
-// Reads a request body from Poco with a hard size cap, never "until EOF":
-// Poco reads an unframed POST until the client closes, which blocks a worker
-// for the whole receive timeout (stack-facts).
+// Reads a request body from the connection with a hard size cap, never
+// "until EOF": Poco reads an unframed POST until the client closes, which
+// blocks a worker for the whole receive timeout (stack-facts).
+//
+// Framing follows RFC 9112 §6: Transfer-Encoding "chunked" or a
+// Content-Length. Anything ambiguous is refused rather than guessed (both
+// headers, another transfer coding, Content-Lengths that disagree, a length
+// that is not a number): a proxy in front could frame it otherwise, which is
+// how requests get smuggled.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
+#include "http/ByteSource.h"
 #include "http/Exchange.h"
-
-namespace Poco::Net {
-class HTTPServerRequest;
-}
+#include "http/RequestHead.h"
 
 namespace rapport::host {
 
+struct BodyPlan {
+  enum class Kind {
+    None,     // no body (empty)
+    Fixed,    // `length` bytes
+    Chunked,  // chunked transfer coding
+    Refused,  // `refusal` (LengthRequired, TooLarge, Malformed): nothing is read
+  };
+  Kind kind = Kind::None;
+  std::uint64_t length = 0;
+  ReadState refusal = ReadState::Complete;
+
+  // Whether bytes will be read: only then does "Expect: 100-continue" get
+  // its interim answer.
+  bool readsBytes() const { return kind == Kind::Chunked || (kind == Kind::Fixed && length > 0); }
+};
+
 struct BodyRead {
   std::string bytes;
-  BodyState state = BodyState::Complete;
+  ReadState state = ReadState::Complete;
   // Whether the connection is positioned at the next request. When false
   // the connection must close after the answer.
   bool consumed = true;
 };
 
-// Content-Length over `maxBytes`: TooLarge without reading a byte. Chunked:
-// read up to maxBytes + 1, TooLarge past the cap. POST/PUT/PATCH with no
-// framing at all: LengthRequired. Other methods without framing: no body.
-BodyRead readBody(Poco::Net::HTTPServerRequest& request, std::size_t maxBytes);
+// Content-Length over `maxBytes`: TooLarge. POST/PUT/PATCH with no framing
+// at all: LengthRequired. Other methods without framing: no body.
+BodyPlan planBody(const RequestHead& head, std::size_t maxBytes);
+
+// Reads what `plan` says. A chunked body past `maxBytes` is TooLarge, a bad
+// chunk Malformed; a stream that ends, times out or breaks early Incomplete.
+BodyRead readBody(const BodyPlan& plan, ByteSource& in, std::size_t maxBytes);
 
 }  // namespace rapport::host

@@ -11,12 +11,19 @@
 
 namespace rapport::host {
 
-// What the transport could make of the request body.
-enum class BodyState {
-  Complete,        // `body` holds all of it (possibly empty)
-  LengthRequired,  // POST/PUT/PATCH with neither Content-Length nor chunked: 411
-  TooLarge,        // over the size cap, not kept: 413
-  Incomplete,      // the connection broke off or sent bad chunks mid-body: 400
+// What the transport could make of the request: its head (request line and
+// header fields) and its body framing. Anything but Complete is answered
+// with an error after the rate limit and before routing, so that the answer
+// carries every header an API response does.
+enum class ReadState {
+  Complete,              // `body` holds all of it (possibly empty)
+  LengthRequired,        // POST/PUT/PATCH with neither Content-Length nor chunked: 411
+  TooLarge,              // over the size cap, not kept: 413
+  Incomplete,            // the connection broke off mid-body: 400
+  Malformed,             // unparsable request line, header field or body framing: 400
+  UriTooLong,            // request line over the limit: 414
+  HeaderFieldsTooLarge,  // a header field line, or all of them, over the limit: 431
+  VersionNotSupported,   // a well-formed HTTP version other than 1.x: 505
 };
 
 struct RawRequest {
@@ -25,7 +32,7 @@ struct RawRequest {
   std::string query;   // raw, without the '?'
   rapport::Headers headers;
   std::string body;
-  BodyState bodyState = BodyState::Complete;
+  ReadState readState = ReadState::Complete;
   std::string clientAddress;  // peer address without port
 };
 

@@ -1,9 +1,9 @@
 #include "http/HttpServer.h"
 
-#include <Poco/Net/HTTPServer.h>
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/TCPServer.h>
 #include <Poco/ThreadPool.h>
 #include <Poco/Timespan.h>
 
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "http/RequestHandler.h"
+#include "http/HttpConnectionFactory.h"
 #include "log/Log.h"
 
 namespace rapport::host {
@@ -24,8 +24,8 @@ constexpr auto kDrainTimeout = std::chrono::seconds(10);
 // How long a connection may take to send a request's headers and body; the
 // default (60 s) lets a slow client hold a thread for a minute.
 constexpr long kReceiveTimeoutSeconds = 15;
-// Poco counts requests per connection; recycling one after this many keeps
-// a single client from pinning a thread forever.
+// The session counts requests per connection; recycling one after this many
+// keeps a single client from pinning a thread forever.
 constexpr int kMaxKeepAliveRequests = 100000;
 
 void validate(const HttpOptions& options) {
@@ -75,9 +75,12 @@ void HttpServer::start() {
   // Connection threads come from this pool alone: Poco's default pool caps at
   // 16 whatever maxThreads says.
   pool_ = std::make_unique<Poco::ThreadPool>(std::min(2, options_.threads), options_.threads);
-  server_ = std::make_unique<Poco::Net::HTTPServer>(
-      new RequestHandlerFactory(*pipeline_, options_.maxBodyBytes), *pool_, *socket_,
-      serverParams(options_));
+  // Poco's TCPServer accepts and queues (maxQueued) and runs each connection
+  // on the pool; the connections are ours (HttpConnection), not Poco's
+  // HTTPServerConnection, so that every answer is in the API's shape.
+  const Poco::Net::HTTPServerParams::Ptr params = serverParams(options_);
+  connections_ = new HttpConnectionFactory(*pipeline_, options_.maxBodyBytes, params);
+  server_ = std::make_unique<Poco::Net::TCPServer>(connections_, *pool_, *socket_, params);
   server_->start();
   log::info("http listening", {{"host", options_.host}, {"port", std::to_string(port_)}});
 }
@@ -90,13 +93,13 @@ void HttpServer::stop() {
   // refused at once instead of waiting in the backlog for nobody.
   server_->stop();
   socket_->close();
-  // stopAll(false) shuts each connection down as soon as its current request
-  // is answered, blocking until then: run it aside so a handler that never
+  // stopAll() shuts each connection down as soon as its current request is
+  // answered, blocking until then: run it aside so a handler that never
   // returns cannot hold stop() forever.
   auto stopped = std::make_shared<std::promise<void>>();
   std::future<void> done = stopped->get_future();
-  std::thread([server = server_.get(), stopped] {
-    server->stopAll(false);
+  std::thread([connections = connections_, stopped]() mutable {
+    connections->stopAll();
     stopped->set_value();
   }).detach();
   bool drained = done.wait_until(deadline) == std::future_status::ready;

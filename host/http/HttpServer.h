@@ -1,15 +1,18 @@
-// The HTTP/1.1 listener: Poco's HTTPServer with a thread pool of our own,
-// serving every request through the Pipeline.
+// The HTTP/1.1 listener: Poco's TCPServer with a thread pool of our own and
+// connections of our own (HttpConnection), serving every request through the
+// Pipeline, malformed ones included.
 //
-// Poco keeps one thread per connection for the connection's whole keep-alive
-// life (stack-facts): `threads` is the number of clients served at once, and
-// a short keep-alive timeout returns idle threads quickly. Production puts a
+// One thread per connection for the connection's whole keep-alive life
+// (stack-facts): `threads` is the number of clients served at once, and a
+// short keep-alive timeout returns idle threads quickly. Production puts a
 // reverse proxy in front.
 //
 // Lifetime: the Router, Authenticator, RateLimitStore and VersionPolicy must
 // outlive the server. Call start() once; stop() (also run by the destructor)
 // stops accepting, lets requests in flight finish, then returns.
 #pragma once
+
+#include <Poco/SharedPtr.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -25,12 +28,14 @@
 namespace Poco {
 class ThreadPool;
 namespace Net {
-class HTTPServer;
 class ServerSocket;
+class TCPServer;
 }  // namespace Net
 }  // namespace Poco
 
 namespace rapport::host {
+
+class HttpConnectionFactory;
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
@@ -66,7 +71,8 @@ class HttpServer {
   std::unique_ptr<Pipeline> pipeline_;      // outlives pool_ and server_
   std::unique_ptr<Poco::ThreadPool> pool_;  // outlives server_
   std::unique_ptr<Poco::Net::ServerSocket> socket_;
-  std::unique_ptr<Poco::Net::HTTPServer> server_;
+  Poco::SharedPtr<HttpConnectionFactory> connections_;  // shared with server_
+  std::unique_ptr<Poco::Net::TCPServer> server_;
   int port_ = 0;
   bool stopped_ = false;
 };

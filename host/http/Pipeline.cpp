@@ -71,16 +71,25 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-void checkFraming(const RawRequest& raw) {
-  switch (raw.bodyState) {
-    case BodyState::Complete:
+// What the transport refused to read, in the API's shape.
+void checkRead(const RawRequest& raw) {
+  switch (raw.readState) {
+    case ReadState::Complete:
       return;
-    case BodyState::LengthRequired:
+    case ReadState::LengthRequired:
       throw rapport::Error(411, rapport::Error::genericMessage(411));
-    case BodyState::TooLarge:
+    case ReadState::TooLarge:
       throw rapport::Error(413, rapport::Error::genericMessage(413));
-    case BodyState::Incomplete:
+    case ReadState::Incomplete:
       throw rapport::Error::badRequest("Malformed request: the body ended early.");
+    case ReadState::Malformed:
+      throw rapport::Error::badRequest(rapport::Error::genericMessage(400));
+    case ReadState::UriTooLong:
+      throw rapport::Error(414, "URI too long.");
+    case ReadState::HeaderFieldsTooLarge:
+      throw rapport::Error(431, "Request header fields too large.");
+    case ReadState::VersionNotSupported:
+      throw rapport::Error(505, "HTTP version not supported.");
   }
 }
 
@@ -202,7 +211,7 @@ RawResponse Pipeline::respond(const RawRequest& raw, Context& ctx) const {
 RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   ctx.identity = authenticate(raw.headers);
   limitRate(raw, ctx);
-  checkFraming(raw);
+  checkRead(raw);
   if (ctx.version.gone) throw rapport::Error::gone(ctx.version.goneMessage);
   RouteMatch match = router_.match(raw.method, raw.path);
   if (match.kind == RouteMatch::Kind::NotFound) throw rapport::Error(404, "Not found.");

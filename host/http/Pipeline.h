@@ -2,7 +2,8 @@
 //
 //   request id -> bearer token (identity kept, not judged yet)
 //   -> rate limit (headers on every response; 429 with Retry-After)
-//   -> body framing (411, 413) -> version policy (410, deprecation headers)
+//   -> what the transport refused to read (400 malformed, 411, 413, 414,
+//      431, 505) -> version policy (410, deprecation headers)
 //   -> router (404, 405 + Allow) -> access (401, 403)
 //   -> body and query parsing (400) -> module handler -> envelope
 //

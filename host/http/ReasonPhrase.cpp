@@ -8,7 +8,7 @@ namespace rapport::host {
 namespace {
 
 // Sorted by status for binary search.
-constexpr std::array<std::pair<int, const char*>, 31> kPhrases{{
+constexpr std::array<std::pair<int, const char*>, 32> kPhrases{{
     {200, "OK"},
     {201, "Created"},
     {202, "Accepted"},
@@ -40,6 +40,7 @@ constexpr std::array<std::pair<int, const char*>, 31> kPhrases{{
     {502, "Bad Gateway"},
     {503, "Service Unavailable"},
     {504, "Gateway Timeout"},
+    {505, "HTTP Version Not Supported"},
 }};
 
 }  // namespace

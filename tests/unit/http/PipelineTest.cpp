@@ -19,12 +19,12 @@ using rapport::Error;
 using rapport::Json;
 using rapport::Request;
 using rapport::Response;
-using rapport::host::BodyState;
 using rapport::host::MemoryRateLimitStore;
 using rapport::host::Pipeline;
 using rapport::host::PipelineOptions;
 using rapport::host::RawRequest;
 using rapport::host::RawResponse;
+using rapport::host::ReadState;
 using rapport::host::Router;
 using rapport::host::VersionPolicy;
 using rapport::test::FakeAuthenticator;
@@ -377,16 +377,16 @@ class PipelineTest : public CppUnit::TestFixture {
 
   void testBodyFraming() {
     RawRequest noLength = request("POST", "/v1/echo");
-    noLength.bodyState = BodyState::LengthRequired;
+    noLength.readState = ReadState::LengthRequired;
     const RawResponse r411 = pipeline_->handle(noLength);
     CPPUNIT_ASSERT_EQUAL(411, r411.status);
     CPPUNIT_ASSERT_EQUAL(std::string("{\"message\":\"Length required.\"}"), r411.body);
     CPPUNIT_ASSERT(r411.header("X-RateLimit-Limit") != nullptr);
     RawRequest large = request("POST", "/v1/echo");
-    large.bodyState = BodyState::TooLarge;
+    large.readState = ReadState::TooLarge;
     CPPUNIT_ASSERT_EQUAL(413, pipeline_->handle(large).status);
     RawRequest broken = request("POST", "/v1/echo");
-    broken.bodyState = BodyState::Incomplete;
+    broken.readState = ReadState::Incomplete;
     CPPUNIT_ASSERT_EQUAL(400, pipeline_->handle(broken).status);
   }
 

@@ -1,0 +1,159 @@
+// RequestHead: the request line and header fields, read strictly (RFC 9112
+// §2-5), with a status for each refusal; nothing past the head is consumed.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <string>
+
+#include "http/RequestHead.h"
+#include "unit/http/StringSource.h"
+
+using rapport::host::HeadRead;
+using rapport::host::readRequestHead;
+using rapport::host::ReadState;
+using rapport::test::StringSource;
+
+namespace {
+
+HeadRead parse(const std::string& bytes) {
+  StringSource in(bytes);
+  return readRequestHead(in);
+}
+
+ReadState refusalOf(const std::string& bytes) {
+  const HeadRead read = parse(bytes);
+  CPPUNIT_ASSERT_MESSAGE(bytes.substr(0, 60), read.outcome == HeadRead::Outcome::Refused);
+  return read.refusal;
+}
+
+}  // namespace
+
+class RequestHeadTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(RequestHeadTest);
+  CPPUNIT_TEST(testWellFormedHead);
+  CPPUNIT_TEST(testStopsAtTheEndOfTheHead);
+  CPPUNIT_TEST(testEmptyLinesBeforeTheRequestAndBareLf);
+  CPPUNIT_TEST(testEndOfStream);
+  CPPUNIT_TEST(testMalformedRequestLines);
+  CPPUNIT_TEST(testVersions);
+  CPPUNIT_TEST(testMalformedFields);
+  CPPUNIT_TEST(testLimits);
+  CPPUNIT_TEST(testKeepAliveAndContinue);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void testWellFormedHead() {
+    const HeadRead read = parse(
+        "POST /v1/x?a=1 HTTP/1.1\r\nHost: example.com\r\nX-Tag:  a \t\r\nx-tag: b\r\n"
+        "Empty:\r\n\r\n");
+    CPPUNIT_ASSERT(read.outcome == HeadRead::Outcome::Request);
+    CPPUNIT_ASSERT_EQUAL(std::string("POST"), read.head.method);
+    CPPUNIT_ASSERT_EQUAL(std::string("/v1/x?a=1"), read.head.target);
+    CPPUNIT_ASSERT_EQUAL(1, read.head.minorVersion);
+    CPPUNIT_ASSERT_EQUAL(std::string("example.com"), read.head.headers.at("host"));
+    // Repeated fields join in order (RFC 9110 §5.3); OWS is trimmed.
+    CPPUNIT_ASSERT_EQUAL(std::string("a, b"), read.head.headers.at("X-Tag"));
+    CPPUNIT_ASSERT_EQUAL(std::string(""), read.head.headers.at("Empty"));
+  }
+
+  // A pipelined next request stays in the stream.
+  void testStopsAtTheEndOfTheHead() {
+    StringSource in("GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n");
+    CPPUNIT_ASSERT_EQUAL(std::string("/a"), readRequestHead(in).head.target);
+    CPPUNIT_ASSERT_EQUAL(std::string("GET /b HTTP/1.1\r\n\r\n"), in.rest());
+  }
+
+  void testEmptyLinesBeforeTheRequestAndBareLf() {
+    const HeadRead read = parse("\r\n\nGET /a HTTP/1.0\nA: 1\n\n");
+    CPPUNIT_ASSERT(read.outcome == HeadRead::Outcome::Request);
+    CPPUNIT_ASSERT_EQUAL(0, read.head.minorVersion);
+    CPPUNIT_ASSERT_EQUAL(std::string("1"), read.head.headers.at("A"));
+    CPPUNIT_ASSERT(refusalOf(std::string(20, '\n') + "GET / HTTP/1.1\r\n\r\n") ==
+                   ReadState::Malformed);
+  }
+
+  void testEndOfStream() {
+    CPPUNIT_ASSERT(parse("").outcome == HeadRead::Outcome::NoRequest);
+    CPPUNIT_ASSERT(parse("\r\n").outcome == HeadRead::Outcome::NoRequest);
+    // Ended inside the head: answered (a half-closed client still reads).
+    CPPUNIT_ASSERT(refusalOf("GET / HT") == ReadState::Malformed);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.1\r\nHost: x\r\n") == ReadState::Malformed);
+  }
+
+  void testMalformedRequestLines() {
+    for (const std::string line : {"GARBAGE", "GET /", "GET  / HTTP/1.1", "GET / HTTP/1.1 ",
+                                   "GET /a b HTTP/1.1", "G@T / HTTP/1.1", "GET /\x01 HTTP/1.1",
+                                   "GET /\r HTTP/1.1", " GET / HTTP/1.1", "GET\t/ HTTP/1.1"}) {
+      CPPUNIT_ASSERT_MESSAGE(line, refusalOf(line + "\r\n\r\n") == ReadState::Malformed);
+    }
+  }
+
+  void testVersions() {
+    CPPUNIT_ASSERT(refusalOf("GET / FOO\r\n\r\n") == ReadState::Malformed);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1\r\n\r\n") == ReadState::Malformed);
+    CPPUNIT_ASSERT(refusalOf("GET / http/1.1\r\n\r\n") == ReadState::Malformed);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/11.1\r\n\r\n") == ReadState::Malformed);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/2.0\r\n\r\n") == ReadState::VersionNotSupported);
+    CPPUNIT_ASSERT(refusalOf("PRI * HTTP/2.0\r\n\r\n") == ReadState::VersionNotSupported);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/0.9\r\n\r\n") == ReadState::VersionNotSupported);
+    const HeadRead later = parse("GET / HTTP/1.2\r\n\r\n");
+    CPPUNIT_ASSERT(later.outcome == HeadRead::Outcome::Request);
+    CPPUNIT_ASSERT_EQUAL(2, later.head.minorVersion);
+  }
+
+  // Poco skipped the first two and kept "Host " as a field name.
+  void testMalformedFields() {
+    for (const std::string field :
+         {"NoColon", "Host : x", "Host\t: x", ": empty-name", "Bad Name: x", "X: a\x01z", "X: a\rb",
+          " folded", "\tfolded", "X: a\x7f"}) {
+      CPPUNIT_ASSERT_MESSAGE(field, refusalOf("GET / HTTP/1.1\r\nA: 1\r\n" + field + "\r\n\r\n") ==
+                                        ReadState::Malformed);
+    }
+    // obs-text is allowed in a value.
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\nX: caf\xc3\xa9\r\n\r\n").outcome ==
+                   HeadRead::Outcome::Request);
+  }
+
+  void testLimits() {
+    using rapport::host::kMaxFieldLine;
+    using rapport::host::kMaxFields;
+    using rapport::host::kMaxRequestLine;
+    const std::string longTarget = "/" + std::string(kMaxRequestLine, 'a');
+    CPPUNIT_ASSERT(refusalOf("GET " + longTarget + " HTTP/1.1\r\n\r\n") == ReadState::UriTooLong);
+    const std::string fits = "/" + std::string(kMaxRequestLine - 14, 'a');
+    CPPUNIT_ASSERT(parse("GET " + fits + " HTTP/1.1\r\n\r\n").outcome ==
+                   HeadRead::Outcome::Request);
+
+    const std::string longField = "X: " + std::string(kMaxFieldLine, 'a');
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.1\r\n" + longField + "\r\n\r\n") ==
+                   ReadState::HeaderFieldsTooLarge);
+    const std::string fitsField = "X: " + std::string(kMaxFieldLine - 3, 'a');
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\n" + fitsField + "\r\n\r\n").outcome ==
+                   HeadRead::Outcome::Request);
+
+    std::string many = "GET / HTTP/1.1\r\n";
+    for (std::size_t i = 0; i < kMaxFields; ++i) many += "F" + std::to_string(i) + ": x\r\n";
+    CPPUNIT_ASSERT(parse(many + "\r\n").outcome == HeadRead::Outcome::Request);
+    CPPUNIT_ASSERT(refusalOf(many + "One-More: x\r\n\r\n") == ReadState::HeaderFieldsTooLarge);
+
+    // Fields each within the line limit, together over the head limit.
+    std::string big = "GET / HTTP/1.1\r\n";
+    for (int i = 0; i < 9; ++i)
+      big += "F" + std::to_string(i) + ": " + std::string(8000, 'b') + "\r\n";
+    CPPUNIT_ASSERT(refusalOf(big + "\r\n") == ReadState::HeaderFieldsTooLarge);
+  }
+
+  void testKeepAliveAndContinue() {
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(!parse("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(!parse("GET / HTTP/1.1\r\nConnection: te, close\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(!parse("GET / HTTP/1.0\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n").head.keepAlive());
+
+    CPPUNIT_ASSERT(parse("PUT / HTTP/1.1\r\nExpect: 100-Continue\r\n\r\n").head.expectsContinue());
+    CPPUNIT_ASSERT(!parse("PUT / HTTP/1.1\r\n\r\n").head.expectsContinue());
+    // RFC 9110 §10.1.1: ignored from an HTTP/1.0 client.
+    CPPUNIT_ASSERT(!parse("PUT / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n").head.expectsContinue());
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(RequestHeadTest);
