@@ -4,6 +4,7 @@
 
 #include "accounts/CompanyStore.h"
 #include "rapport/ids.h"
+#include "ratelimit/MemoryAttemptLog.h"
 
 namespace rapport::host::accounts {
 
@@ -15,11 +16,19 @@ constexpr std::int64_t kPurgeAfterSeconds = 24 * 3600;
 }  // namespace
 
 AccountsModule::AccountsModule(AccountsOptions options, TokenService& tokens,
-                               PasswordHasher& hasher, RateLimitStore& throttleStore, Clock clock)
+                               PasswordHasher& hasher, Clock clock)
     : tokens_(tokens),
       hasher_(hasher),
       clock_(clock),
-      throttle_(throttleStore, options.loginMaxAttempts, options.loginWindow, clock) {}
+      ownedAttempts_(std::make_unique<MemoryAttemptLog>()),
+      throttle_(*ownedAttempts_, options.loginMaxAttempts, options.loginWindow, clock) {}
+
+AccountsModule::AccountsModule(AccountsOptions options, TokenService& tokens,
+                               PasswordHasher& hasher, AttemptLog& loginAttempts, Clock clock)
+    : tokens_(tokens),
+      hasher_(hasher),
+      clock_(clock),
+      throttle_(loginAttempts, options.loginMaxAttempts, options.loginWindow, clock) {}
 
 AccountsModule::~AccountsModule() = default;
 
@@ -28,14 +37,18 @@ rapport::ModuleInfo AccountsModule::info() const {
 }
 
 void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
-  context_.reset(new AccountsContext{host.db(), host.log(), tokens_, hasher_, throttle_,
-                                     clock_, secondFactor_});
+  context_.reset(new AccountsContext{host.db(), host.log(), tokens_, hasher_, throttle_, clock_,
+                                     secondFactor_});
   auth_ = std::make_unique<AuthRoutes>(*context_);
   session_ = std::make_unique<SessionRoutes>(*context_);
   companies_ = std::make_unique<CompanyRoutes>(*context_);
+  members_ = std::make_unique<MemberRoutes>(*context_);
+  profile_ = std::make_unique<ProfileRoutes>(*context_);
   auth_->registerOn(registry);
   session_->registerOn(registry);
   companies_->registerOn(registry);
+  members_->registerOn(registry);
+  profile_->registerOn(registry);
   registerRecordType(registry);
   registerPurgeJob(registry);
 }

@@ -7,7 +7,9 @@
 //
 // Routes (under /v1): POST /auth/register, POST /auth/login (public);
 // POST /auth/refresh, POST /auth/logout, GET /auth/me, POST /auth/context,
-// GET|POST /user/companies, GET /user/companies/{id} (authenticated).
+// GET|POST /user/companies, GET /user/companies/{id}, GET|PATCH
+// /user/profile, PATCH /user/password, GET|POST /company/members,
+// PATCH|DELETE /company/members/{user_id} (authenticated).
 // Record type "user": exists when the user is a member of the company.
 // Job "accounts.token-purge": deletes tokens expired for over a day, hourly.
 //
@@ -15,8 +17,9 @@
 //   auto options = AccountsOptions::fromConfig(config);
 //   PasswordHasher hasher(options.argon2);
 //   TokenService tokens(db, options.tokenOptions());   // also the Authenticator
-//   AccountsModule accounts(options, tokens, hasher, rateLimitStore);
-// Everything passed in must outlive the module.
+//   AccountsModule accounts(options, tokens, hasher);   // login attempts in memory
+// or, when several instances share the login throttle, with a shared
+// AttemptLog as fourth argument. Everything passed in must outlive the module.
 #pragma once
 
 #include <memory>
@@ -26,19 +29,25 @@
 #include "accounts/AuthRoutes.h"
 #include "accounts/CompanyRoutes.h"
 #include "accounts/LoginThrottle.h"
+#include "accounts/MemberRoutes.h"
 #include "accounts/PasswordHasher.h"
+#include "accounts/ProfileRoutes.h"
 #include "accounts/SessionRoutes.h"
 #include "accounts/TokenService.h"
 #include "rapport/module.h"
-#include "ratelimit/RateLimitStore.h"
+#include "ratelimit/AttemptLog.h"
 
 namespace rapport::host::accounts {
 
 class AccountsModule : public rapport::Module {
  public:
+  // Keeps failed logins in this process's memory (MemoryAttemptLog).
   // `clock` is for tests; it should be the clock `tokens` was given.
   AccountsModule(AccountsOptions options, TokenService& tokens, PasswordHasher& hasher,
-                 RateLimitStore& throttleStore, Clock clock = systemClock());
+                 Clock clock = systemClock());
+  // Keeps failed logins in `loginAttempts`, which may be shared by instances.
+  AccountsModule(AccountsOptions options, TokenService& tokens, PasswordHasher& hasher,
+                 AttemptLog& loginAttempts, Clock clock = systemClock());
   ~AccountsModule() override;
 
   rapport::ModuleInfo info() const override;
@@ -55,12 +64,15 @@ class AccountsModule : public rapport::Module {
   TokenService& tokens_;
   PasswordHasher& hasher_;
   Clock clock_;
+  std::unique_ptr<AttemptLog> ownedAttempts_;  // set by the in-memory constructor only
   LoginThrottle throttle_;
   SecondFactorGate secondFactor_;
   std::unique_ptr<AccountsContext> context_;
   std::unique_ptr<AuthRoutes> auth_;
   std::unique_ptr<SessionRoutes> session_;
   std::unique_ptr<CompanyRoutes> companies_;
+  std::unique_ptr<MemberRoutes> members_;
+  std::unique_ptr<ProfileRoutes> profile_;
 };
 
 }  // namespace rapport::host::accounts

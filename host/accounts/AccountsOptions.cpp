@@ -36,6 +36,7 @@ AccountsOptions AccountsOptions::fromConfig(const rapport::Config& config) {
   o.rememberTtl = readInt(config, "auth.remember_ttl", o.rememberTtl, 1, kTenYears);
   o.cacheTtlSeconds = readInt(config, "auth.token_cache_ttl", o.cacheTtlSeconds, 0, 3600);
   o.cacheCapacity = readInt(config, "auth.token_cache_size", o.cacheCapacity, 1, 100'000'000);
+  o.refreshGrace = readInt(config, "auth.refresh_grace", o.refreshGrace, 0, 86400);
   o.argon2.memoryKib = readU32(config, "auth.argon2.memory_kib", o.argon2.memoryKib);
   o.argon2.iterations = readU32(config, "auth.argon2.iterations", o.argon2.iterations);
   o.argon2.parallelism = readU32(config, "auth.argon2.parallelism", o.argon2.parallelism);
@@ -51,6 +52,7 @@ TokenOptions AccountsOptions::tokenOptions() const {
   t.rememberTtl = rememberTtl;
   t.cacheTtlSeconds = cacheTtlSeconds;
   t.cacheCapacity = static_cast<std::size_t>(cacheCapacity);
+  t.refreshGrace = refreshGrace;
   return t;
 }
 

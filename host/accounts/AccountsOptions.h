@@ -3,10 +3,13 @@
 //
 //   auth.token_ttl             3600     seconds, a normal token's lifetime
 //   auth.remember_ttl          2592000  seconds, with remember_me (30 days)
-//   auth.token_cache_ttl       10       seconds before a cached token is
-//                                       re-checked in the database (the bound
-//                                       on staleness across instances)
+//   auth.token_cache_ttl       10       seconds before a cached identity
+//                                       (user, company, role) is re-read; the
+//                                       bound on a role change made by another
+//                                       instance (TokenService.h)
 //   auth.token_cache_size      100000   cached tokens at most
+//   auth.refresh_grace         60       seconds the old token keeps working
+//                                       after a refresh (0: it stops at once)
 //   auth.argon2.memory_kib     19456    argon2id memory (OWASP minimum)
 //   auth.argon2.iterations     2
 //   auth.argon2.parallelism    1
@@ -27,6 +30,7 @@ struct AccountsOptions {
   std::int64_t rememberTtl = 2592000;
   std::int64_t cacheTtlSeconds = 10;
   std::int64_t cacheCapacity = 100000;
+  std::int64_t refreshGrace = 60;
   Argon2Params argon2;
   std::int64_t loginMaxAttempts = 5;
   std::int64_t loginWindow = 60;

@@ -1,6 +1,7 @@
 #include "accounts/AuthRoutes.h"
 
 #include "accounts/CompanyStore.h"
+#include "accounts/PasswordRules.h"
 #include "accounts/TokenJson.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
@@ -9,8 +10,6 @@
 namespace rapport::host::accounts {
 
 namespace {
-
-constexpr const char* kEmailTaken = "The email has already been taken.";
 
 struct Registration {
   std::string name;
@@ -27,14 +26,10 @@ Registration readRegistration(const rapport::Request& req, Queryable& db) {
   Validator v(body);
   auto name = v.string("name", {.required = true, .max = 255});
   auto emailLower = v.email("email", true);
-  auto password = v.string("password", {.required = true, .min = 8, .max = 128, .trim = false});
-  auto confirmation =
-      v.string("password_confirmation", {.required = true, .max = 1024, .trim = false});
+  auto password = readNewPassword(v);
   auto companyName = v.string("company_name", {.required = true, .max = 255});
-  if (password.value && confirmation.value && *password.value != *confirmation.value) {
-    v.fail("password", "The password confirmation does not match.");
-  }
-  if (emailLower.value && users::emailTaken(db, *emailLower.value)) v.fail("email", kEmailTaken);
+  if (emailLower.value && users::emailTaken(db, *emailLower.value))
+    v.fail("email", users::kEmailTaken);
   v.check();
   // The validator lower-cases e-mails; the user's own spelling is kept for display.
   return {*name.value, rapport::trim(body["email"].asString()), *emailLower.value, *password.value,
@@ -78,7 +73,7 @@ rapport::Response AuthRoutes::registerUser(const rapport::Request& req) {
     });
   } catch (const DbError& e) {
     // A concurrent registration took the e-mail between the check and the insert.
-    if (e.isUniqueViolation()) throw rapport::Error::invalidField("email", kEmailTaken);
+    if (e.isUniqueViolation()) throw rapport::Error::invalidField("email", users::kEmailTaken);
     throw;
   }
   ctx_.log.info("user registered user_id=" + user.id + " company_id=" + companyId);

@@ -12,12 +12,15 @@ namespace rapport::host::accounts {
 
 namespace {
 
-// {id, name, role, created_at}: a company as one of its members sees it.
-Json companyJson(const CompanyRecord& company, Role role) {
+// {id, name, role, created_at, joined_at}: a company as one of its members
+// sees it. created_at is the company's; joined_at (an addition) is when the
+// caller became a member, the default order of the list.
+Json companyJson(const CompanyRecord& company, Role role, std::int64_t joinedAt) {
   return Json::object({{"id", company.id},
                        {"name", company.name},
                        {"role", std::string(rapport::roleName(role))},
-                       {"created_at", rapport::isoTimestamp(company.createdAt)}});
+                       {"created_at", rapport::isoTimestamp(company.createdAt)},
+                       {"joined_at", rapport::isoTimestamp(joinedAt)}});
 }
 
 }  // namespace
@@ -30,11 +33,13 @@ void CompanyRoutes::registerOn(rapport::Registry& registry) {
 
 rapport::Response CompanyRoutes::list(const rapport::Request& req) {
   const PageRequest page = rapport::parsePage(req);
+  const Sort sort =
+      rapport::parseSort(req, companies::listSortColumns(), companies::defaultListSort());
   const std::string& userId = req.identity.userId;
   Json items = Json::array();
   for (const MemberCompany& item :
-       companies::listFor(ctx_.db, userId, page.perPage, page.offset())) {
-    items.push(companyJson(item.company, item.role));
+       companies::listFor(ctx_.db, userId, sort, page.perPage, page.offset())) {
+    items.push(companyJson(item.company, item.role, item.joinedAt));
   }
   return rapport::Response::list(std::move(items),
                                  rapport::pageMeta(page, companies::countFor(ctx_.db, userId)));
@@ -48,19 +53,18 @@ rapport::Response CompanyRoutes::create(const rapport::Request& req) {
   ctx_.db.transaction("", [&](Tx& tx) {
     company = companies::createOwned(tx, *name.value, req.identity.userId, ctx_.clock());
   });
-  return rapport::Response::created(companyJson(company, Role::Owner), "Company created.");
+  // The creator joins as the company is created.
+  return rapport::Response::created(companyJson(company, Role::Owner, company.createdAt),
+                                    "Company created.");
 }
 
 rapport::Response CompanyRoutes::show(const rapport::Request& req) {
   const std::string& id = req.param("id");
   // Absent, wrongly prefixed, or not the caller's: the company does not exist for them.
-  std::optional<Role> role;
-  if (rapport::hasPrefix(id, "comp_"))
-    role = companies::roleOf(ctx_.db, id, req.identity.userId);
-  const std::optional<CompanyRecord> company =
-      role ? companies::find(ctx_.db, id) : std::nullopt;
-  if (!company) throw rapport::Error::notFound("Company not found.");
-  Json data = companyJson(*company, *role);
+  std::optional<MemberCompany> item;
+  if (rapport::hasPrefix(id, "comp_")) item = companies::findFor(ctx_.db, id, req.identity.userId);
+  if (!item) throw rapport::Error::notFound("Company not found.");
+  Json data = companyJson(item->company, item->role, item->joinedAt);
   data.set("members_count", companies::memberCount(ctx_.db, id));
   return rapport::Response::ok(std::move(data));
 }

@@ -11,6 +11,18 @@ Role roleFrom(const Row& row) {
   return rapport::parseRole(row.str("role")).value_or(Role::Member);
 }
 
+// A company as one of its members sees it: the membership joined with its
+// company. Callers append the WHERE clause.
+constexpr std::string_view kMemberCompanySelect =
+    "SELECT c.id, c.name, c.created_at, m.role, m.created_at AS joined_at FROM memberships m "
+    "JOIN companies c ON c.id = m.company_id ";
+
+// A row of kMemberCompanySelect.
+MemberCompany memberCompanyFrom(const Row& row) {
+  return {
+      {row.str("id"), row.str("name"), row.i64("created_at")}, roleFrom(row), row.i64("joined_at")};
+}
+
 }  // namespace
 
 void insert(Queryable& db, const CompanyRecord& company) {
@@ -51,6 +63,15 @@ bool isMember(Queryable& db, const std::string& companyId, const std::string& us
   return roleOf(db, companyId, userId).has_value();
 }
 
+std::optional<MemberCompany> findFor(Queryable& db, const std::string& companyId,
+                                     const std::string& userId) {
+  const Result result =
+      db.query(std::string(kMemberCompanySelect) + "WHERE m.company_id = ? AND m.user_id = ?",
+               {companyId, userId});
+  if (result.empty()) return std::nullopt;
+  return memberCompanyFrom(result.front());
+}
+
 std::optional<std::string> firstCompanyOf(Queryable& db, const std::string& userId) {
   const Result result = db.query(
       "SELECT company_id FROM memberships WHERE user_id = ? "
@@ -60,18 +81,28 @@ std::optional<std::string> firstCompanyOf(Queryable& db, const std::string& user
   return result.front().str("company_id");
 }
 
-std::vector<MemberCompany> listFor(Queryable& db, const std::string& userId, std::int64_t limit,
+const std::map<std::string, std::string>& listSortColumns() {
+  // Names compare case-insensitively so both engines agree on the order.
+  static const std::map<std::string, std::string> columns = {
+      {"name", "LOWER(c.name)"}, {"created_at", "c.created_at"}, {"joined_at", "m.created_at"}};
+  return columns;
+}
+
+rapport::Sort defaultListSort() {
+  return {"m.created_at", true};
+}
+
+std::vector<MemberCompany> listFor(Queryable& db, const std::string& userId,
+                                   const rapport::Sort& sort, std::int64_t limit,
                                    std::int64_t offset) {
-  const Result result = db.query(
-      "SELECT c.id, c.name, c.created_at, m.role FROM memberships m "
-      "JOIN companies c ON c.id = m.company_id WHERE m.user_id = ? "
-      "ORDER BY m.created_at DESC, c.id DESC LIMIT ? OFFSET ?",
-      {userId, limit, offset});
+  const char* direction = sort.descending ? " DESC" : " ASC";
+  const Result result =
+      db.query(std::string(kMemberCompanySelect) + "WHERE m.user_id = ? ORDER BY " + sort.column +
+                   direction + ", c.id" + direction + " LIMIT ? OFFSET ?",
+               {userId, limit, offset});
   std::vector<MemberCompany> out;
   out.reserve(result.size());
-  for (const Row& row : result) {
-    out.push_back({{row.str("id"), row.str("name"), row.i64("created_at")}, roleFrom(row)});
-  }
+  for (const Row& row : result) out.push_back(memberCompanyFrom(row));
   return out;
 }
 

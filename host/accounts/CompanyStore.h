@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/pagination.h"
 #include "rapport/roles.h"
 
 namespace rapport::host::accounts {
@@ -22,6 +24,7 @@ struct CompanyRecord {
 struct MemberCompany {
   CompanyRecord company;
   Role role = Role::Member;
+  std::int64_t joinedAt = 0;  // when the membership was created (micros)
 };
 
 namespace companies {
@@ -36,11 +39,21 @@ CompanyRecord createOwned(Queryable& db, const std::string& name, const std::str
 std::optional<CompanyRecord> find(Queryable& db, const std::string& companyId);
 std::optional<Role> roleOf(Queryable& db, const std::string& companyId, const std::string& userId);
 bool isMember(Queryable& db, const std::string& companyId, const std::string& userId);
+// The company as the user sees it; nullopt when the user is not a member.
+std::optional<MemberCompany> findFor(Queryable& db, const std::string& companyId,
+                                     const std::string& userId);
 // The company a login lands in: the user's oldest membership.
 std::optional<std::string> firstCompanyOf(Queryable& db, const std::string& userId);
 
-// The user's companies, newest membership first, one page.
-std::vector<MemberCompany> listFor(Queryable& db, const std::string& userId, std::int64_t limit,
+// API sort fields of the user's company list -> SQL: name, created_at (the
+// company's), joined_at (the membership's). The default is newest
+// membership first: a company just created or joined heads the list.
+const std::map<std::string, std::string>& listSortColumns();
+rapport::Sort defaultListSort();
+
+// The user's companies in `sort` order (ties by company id), one page.
+std::vector<MemberCompany> listFor(Queryable& db, const std::string& userId,
+                                   const rapport::Sort& sort, std::int64_t limit,
                                    std::int64_t offset);
 std::int64_t countFor(Queryable& db, const std::string& userId);
 std::int64_t memberCount(Queryable& db, const std::string& companyId);

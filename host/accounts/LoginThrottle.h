@@ -1,27 +1,33 @@
-// Login throttling (decisions §3): after `maxAttempts` failed logins for one
-// (lower-cased e-mail, client address) within a window, further attempts
-// answer 429 with Retry-After until the window ends.
+// Login throttling (decisions §3): once `maxAttempts` failed logins for one
+// (lower-cased e-mail, client address) fall within the last `window`
+// seconds, further attempts answer 429 with Retry-After until the oldest of
+// them leaves the window.
+//
+// The window slides: it is the `window` seconds before each attempt, not a
+// fixed slot of the clock, so failures straddling a minute boundary count
+// together (an AttemptLog keeps their times). Retry-After is the exact wait
+// until the oldest counted failure expires, rounded up to whole seconds.
 //
 // Why per e-mail AND address: per e-mail alone would let anyone lock a
 // victim out; per address alone would punish shared NATs. Only failures
 // count, and a blocked attempt never reaches the password check, so a
 // blocked attacker learns nothing and burns no hashing time.
 //
-// Threading: thread-safe when the store is (every RateLimitStore is).
+// Threading: thread-safe when the log is (every AttemptLog is).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "accounts/Clock.h"
-#include "ratelimit/RateLimitStore.h"
+#include "ratelimit/AttemptLog.h"
 
 namespace rapport::host::accounts {
 
 class LoginThrottle {
  public:
-  // `store` must outlive the throttle.
-  LoginThrottle(RateLimitStore& store, std::int64_t maxAttempts, std::int64_t windowSeconds,
+  // `log` must outlive the throttle.
+  LoginThrottle(AttemptLog& log, std::int64_t maxAttempts, std::int64_t windowSeconds,
                 Clock clock = systemClock());
 
   // Throws rapport::Error 429 (with Retry-After) when the pair is blocked.
@@ -32,12 +38,11 @@ class LoginThrottle {
   void recordFailure(const std::string& emailLower, const std::string& clientAddress);
 
  private:
-  std::string key(const std::string& emailLower, const std::string& clientAddress) const;
-  std::int64_t nowSeconds() const;
+  static std::string key(const std::string& emailLower, const std::string& clientAddress);
 
-  RateLimitStore& store_;
+  AttemptLog& log_;
   std::int64_t maxAttempts_;
-  std::int64_t windowSeconds_;
+  std::int64_t windowMicros_;
   Clock clock_;
 };
 

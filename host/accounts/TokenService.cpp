@@ -27,12 +27,22 @@ constexpr std::string_view kAuthenticateSql =
     "JOIN users u ON u.id = t.user_id "
     "WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND u.disabled = ?";
 
+// A cache hit's confirmation on PostgreSQL: one primary-key lookup. Every
+// revocation (logout, password change, member removal) and every refresh
+// grace writes this row, on whichever instance it happens, so the answer is
+// exact across instances.
+constexpr std::string_view kIsLiveSql =
+    "SELECT 1 AS live FROM tokens WHERE id = ? AND revoked_at IS NULL AND expires_at > ?";
+
 }  // namespace
 
 TokenService::TokenService(rapport::Database& db, TokenOptions options, Clock clock)
     : db_(db),
       reads_(db),
       options_(options),
+      // A SQLite file serves one rapportd (see the header): nothing can revoke
+      // a token behind this instance's back, so hits need no confirmation.
+      confirmHits_(db.dialect() == rapport::Dialect::PostgreSQL),
       clock_(std::move(clock)),
       cache_(options.cacheCapacity) {}
 
@@ -68,14 +78,32 @@ std::optional<Identity> TokenService::authenticate(const std::string& bearerToke
   const std::int64_t now = clock_();
   const TokenCache::Lookup hit = cache_.find(tokenHash);
   if (hit.entry) {
+    // The cached expiry is exact (refresh on this instance shortens it), so
+    // an expired token costs no query.
     if (now >= hit.entry->expiresAt) {
       cache_.erase(tokenHash);
       return std::nullopt;
     }
     if (now - hit.entry->cachedAt < options_.cacheTtlSeconds * kMicrosPerSecond) {
-      return hit.entry->identity;
+      return confirmCached(tokenHash, *hit.entry, now);
     }
   }
+  return reload(tokenHash, hit, now);
+}
+
+std::optional<Identity> TokenService::confirmCached(const std::string& tokenHash,
+                                                    const CachedToken& entry, std::int64_t now) {
+  if (!confirmHits_ || isLive(entry.identity.tokenId, now)) return entry.identity;
+  cache_.erase(tokenHash);
+  return std::nullopt;
+}
+
+bool TokenService::isLive(const std::string& tokenId, std::int64_t now) {
+  return !db_.query(kIsLiveSql, {tokenId, now}).empty();
+}
+
+std::optional<Identity> TokenService::reload(const std::string& tokenHash,
+                                             const TokenCache::Lookup& hit, std::int64_t now) {
   std::optional<CachedToken> loaded = loadIdentity(tokenHash, now);
   if (!loaded) {
     if (hit.entry) cache_.erase(tokenHash);
@@ -161,6 +189,15 @@ void TokenService::revokeAllForUser(Tx& tx, const std::string& userId,
                                     const std::string& keepTokenId) {
   tx.exec("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?",
           {clock_(), userId, keepTokenId});
+  tx.afterCommit([this, userId] { cache_.eraseUser(userId); });
+}
+
+void TokenService::revokeMembership(Tx& tx, const std::string& userId,
+                                    const std::string& companyId) {
+  tx.exec(
+      "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND company_id = ? "
+      "AND revoked_at IS NULL",
+      {clock_(), userId, companyId});
   tx.afterCommit([this, userId] { cache_.eraseUser(userId); });
 }
 

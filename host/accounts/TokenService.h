@@ -5,13 +5,25 @@
 // usable token. A token resolves exactly one (user, company) pair; its role
 // is read from the membership at validation time.
 //
-// Caching and staleness: authenticate() answers from an in-memory cache and
-// re-validates an entry against the database once it is older than
-// cacheTtlSeconds (auth.token_cache_ttl, default 10). Changes made through
-// this instance (revoke, refresh, revokeAllForUser, invalidateUser) take
-// effect at once here; a change made by ANOTHER instance (or directly in the
-// database) is seen here at most cacheTtlSeconds later. That is the bound on
-// staleness across instances; set it to 0 to always ask the database.
+// Caching and revocation: authenticate() keeps the resolved identity (user,
+// company, role: the join of tokens, memberships and users) in an in-memory
+// cache and re-reads it once the entry is older than cacheTtlSeconds
+// (auth.token_cache_ttl, default 10). What a hit costs depends on the engine:
+//
+//   PostgreSQL (several rapportd may share the database): every hit still
+//   confirms the token is live with ONE primary-key lookup (tokens.id, not
+//   revoked, not expired). Revocation is therefore exact across instances:
+//   logout, password change, refresh-grace end and member removal (which
+//   revokes the member's tokens for that company) take effect on the next
+//   request everywhere. Only the cached role and the user's disabled flag
+//   may lag on another instance, by at most cacheTtlSeconds.
+//
+//   SQLite (one rapportd per database file: SQLite is an embedded database,
+//   and the supported deployment is a single process): a hit costs nothing.
+//   Changes made through this instance (revoke, refresh, revokeAllForUser,
+//   revokeMembership, invalidateUser) take effect here at once; a change made
+//   behind its back (another process, or SQL by hand) is seen within
+//   cacheTtlSeconds. Set it to 0 to always read the database.
 //
 // Threading: every member is thread-safe. The Database must outlive this.
 #pragma once
@@ -33,7 +45,7 @@ struct TokenOptions {
   std::int64_t rememberTtl = 2592000;  // seconds with remember_me (auth.remember_ttl)
   std::int64_t cacheTtlSeconds = 10;   // re-validation age (auth.token_cache_ttl)
   std::size_t cacheCapacity = 100000;  // entries (auth.token_cache_size)
-  std::int64_t refreshGrace = 60;      // seconds an old token lives after refresh (§3)
+  std::int64_t refreshGrace = 60;      // seconds an old token lives on (auth.refresh_grace)
 };
 
 struct IssuedToken {
@@ -77,6 +89,11 @@ class TokenService : public Authenticator {
   void revokeAllForUser(const std::string& userId, const std::string& keepTokenId = {});
   void revokeAllForUser(Tx& tx, const std::string& userId, const std::string& keepTokenId = {});
 
+  // Revokes the user's live tokens for one company in the caller's
+  // transaction (member removed) and, once it commits, forgets the user's
+  // cached identities. The revocation is what other instances see.
+  void revokeMembership(Tx& tx, const std::string& userId, const std::string& companyId);
+
   // Forgets cached identities of the user so the next request re-reads the
   // database (membership removed or role changed, user disabled).
   void invalidateUser(const std::string& userId);
@@ -85,6 +102,8 @@ class TokenService : public Authenticator {
   std::int64_t purgeExpired(std::int64_t olderThanSeconds);
 
   const TokenOptions& options() const { return options_; }
+  // True on PostgreSQL: cache hits are confirmed in the database (see above).
+  bool confirmsCacheHits() const { return confirmHits_; }
   std::size_t cachedCount() const { return cache_.size(); }
 
  private:
@@ -95,12 +114,20 @@ class TokenService : public Authenticator {
   };
 
   std::optional<CachedToken> loadIdentity(const std::string& tokenHash, std::int64_t now);
+  std::optional<Identity> reload(const std::string& tokenHash, const TokenCache::Lookup& hit,
+                                 std::int64_t now);
+  // A fresh cache entry's identity, once confirmed live where hits are
+  // confirmed; nullopt (and the entry erased) when the token died meanwhile.
+  std::optional<Identity> confirmCached(const std::string& tokenHash, const CachedToken& entry,
+                                        std::int64_t now);
+  bool isLive(const std::string& tokenId, std::int64_t now);
   std::optional<LiveToken> liveToken(Queryable& db, const Identity& current, std::int64_t now);
   std::int64_t ttlFor(bool remember) const;
 
   rapport::Database& db_;
   rapport::Queryable& reads_;  // the database, for autocommit reads
   TokenOptions options_;
+  bool confirmHits_;
   Clock clock_;
   TokenCache cache_;
 };

@@ -43,12 +43,29 @@ bool emailTaken(Queryable& db, const std::string& emailLower) {
   return !db.query("SELECT 1 FROM users WHERE email_lower = ?", {emailLower}).empty();
 }
 
+bool emailTakenByOther(Queryable& db, const std::string& emailLower,
+                       const std::string& exceptUserId) {
+  return !db.query("SELECT 1 FROM users WHERE email_lower = ? AND id <> ?",
+                   {emailLower, exceptUserId})
+              .empty();
+}
+
 void insert(Queryable& db, const UserRecord& user) {
   db.exec(
       "INSERT INTO users (id, name, email, email_lower, password_hash, disabled, "
       "two_factor_enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {user.id, user.name, user.email, rapport::toLower(user.email), user.passwordHash,
        user.disabled, user.twoFactorEnabled, user.createdAt, user.updatedAt});
+}
+
+void updateProfile(Queryable& db, const UserRecord& user) {
+  db.exec("UPDATE users SET name = ?, email = ?, email_lower = ?, updated_at = ? WHERE id = ?",
+          {user.name, user.email, rapport::toLower(user.email), user.updatedAt, user.id});
+}
+
+void updatePasswordHash(Queryable& db, const std::string& userId, const std::string& hash,
+                        std::int64_t at) {
+  db.exec("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?", {hash, at, userId});
 }
 
 Json tokenUserJson(const UserRecord& user, const std::string& companyId) {

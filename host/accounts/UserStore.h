@@ -24,12 +24,25 @@ struct UserRecord {
 
 namespace users {
 
+// The 422 message on `email` when another user has the address (register,
+// profile change).
+inline constexpr const char* kEmailTaken = "The email has already been taken.";
+
 // `emailLower` is the lower-cased, trimmed address (the unique key).
 std::optional<UserRecord> findByEmail(Queryable& db, const std::string& emailLower);
 std::optional<UserRecord> findById(Queryable& db, const std::string& id);
 bool emailTaken(Queryable& db, const std::string& emailLower);
+// True when a user other than `exceptUserId` has the address (profile change).
+bool emailTakenByOther(Queryable& db, const std::string& emailLower,
+                       const std::string& exceptUserId);
 // Throws DbError (UniqueViolation) when the e-mail was taken meanwhile.
 void insert(Queryable& db, const UserRecord& user);
+
+// Writes name and email (email_lower follows) and updated_at. Throws
+// DbError (UniqueViolation) when the e-mail was taken meanwhile.
+void updateProfile(Queryable& db, const UserRecord& user);
+void updatePasswordHash(Queryable& db, const std::string& userId, const std::string& hash,
+                        std::int64_t at);
 
 // {id, name, email, company_id}: the `user` member of token objects.
 Json tokenUserJson(const UserRecord& user, const std::string& companyId);

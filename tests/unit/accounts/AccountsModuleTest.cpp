@@ -9,7 +9,7 @@
 #include "accounts/AccountsModule.h"
 #include "accounts/UserStore.h"
 #include "rapport/ids.h"
-#include "ratelimit/MemoryRateLimitStore.h"
+#include "ratelimit/MemoryAttemptLog.h"
 
 namespace acc = rapport::host::accounts;
 using rapport::Json;
@@ -67,6 +67,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testContextErrors);
   CPPUNIT_TEST(testUserCompanies);
   CPPUNIT_TEST(testUserCompanyDetail);
+  CPPUNIT_TEST(testUserCompaniesSort);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -75,7 +76,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     tokens_ = std::make_unique<acc::TokenService>(*db_, acc::TokenOptions{}, time_.clock());
     host_ = std::make_unique<FakeHost>(*db_);
     module_ = std::make_unique<acc::AccountsModule>(acc::AccountsOptions{}, *tokens_,
-                                                    sharedHasher(), throttleStore_, time_.clock());
+                                                    sharedHasher(), attempts_, time_.clock());
     module_->setup(*host_, registry_);
   }
 
@@ -118,7 +119,10 @@ class AccountsModuleTest : public CppUnit::TestFixture {
                    rapport::Access::Public);
     for (const char* route :
          {"POST /auth/refresh", "POST /auth/logout", "GET /auth/me", "POST /auth/context",
-          "GET /user/companies", "POST /user/companies", "GET /user/companies/{id}"}) {
+          "GET /user/companies", "POST /user/companies", "GET /user/companies/{id}",
+          "GET /user/profile", "PATCH /user/profile", "PATCH /user/password",
+          "GET /company/members", "POST /company/members", "PATCH /company/members/{user_id}",
+          "DELETE /company/members/{user_id}"}) {
       CPPUNIT_ASSERT_MESSAGE(
           route, registry_.routes.at(route).options.access == rapport::Access::Authenticated);
     }
@@ -417,7 +421,54 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     }
   }
 
+  // decisions §1: sort=field|-field; created_at is the company's, joined_at
+  // the membership's (the default, newest first).
+  void testUserCompaniesSort() {
+    const std::string bob = registerUser("bob@example.com", "Alpha");
+    const std::string alpha = identityOf(bob).companyId;
+    time_.advanceSeconds(1);
+    const std::string token = registerUser("ann@example.com", "bravo");
+    time_.advanceSeconds(1);
+    authed("POST", "/user/companies", token, Json::object({{"name", "charlie"}}));
+    time_.advanceSeconds(1);
+    // Ann joins Alpha last, though it is the oldest company.
+    db_->exec("INSERT INTO memberships (company_id, user_id, role, created_at) VALUES (?, ?, ?, ?)",
+              {alpha, identityOf(token).userId, "member", time_.now()});
+    CPPUNIT_ASSERT(names(token) == (std::vector<std::string>{"Alpha", "charlie", "bravo"}));
+    CPPUNIT_ASSERT(names(token, "-joined_at") == names(token));
+    CPPUNIT_ASSERT(names(token, "joined_at") ==
+                   (std::vector<std::string>{"bravo", "charlie", "Alpha"}));
+    CPPUNIT_ASSERT(names(token, "created_at") ==
+                   (std::vector<std::string>{"Alpha", "bravo", "charlie"}));
+    CPPUNIT_ASSERT(names(token, "-created_at") ==
+                   (std::vector<std::string>{"charlie", "bravo", "Alpha"}));
+    CPPUNIT_ASSERT(names(token, "name") == (std::vector<std::string>{"Alpha", "bravo", "charlie"}));
+    CPPUNIT_ASSERT(names(token, "-name") ==
+                   (std::vector<std::string>{"charlie", "bravo", "Alpha"}));
+    const Response list = authed("GET", "/user/companies", token);
+    CPPUNIT_ASSERT_EQUAL(rapport::isoTimestamp(time_.now()),
+                         list.data->asArray()[0]["joined_at"].asString());
+    for (const std::string bad : {"role", "-id", "", "-", "password"}) {
+      const auto e = expectError([&] { names(token, bad); });
+      CPPUNIT_ASSERT_EQUAL(422, e.status());
+      CPPUNIT_ASSERT_MESSAGE(bad, hasFieldError(e, "sort", ""));
+    }
+  }
+
  private:
+  // The names of the caller's companies, with ?sort=<sort> when given.
+  std::vector<std::string> names(const std::string& token,
+                                 const std::optional<std::string>& sort = std::nullopt) {
+    Request request = makeRequest(Json(), identityOf(token));
+    if (sort) request.query["sort"] = *sort;
+    std::vector<std::string> out;
+    const Response list = registry_.call("GET", "/user/companies", request);
+    for (const Json& item : list.data->asArray()) {
+      out.push_back(item["name"].asString());
+    }
+    return out;
+  }
+
   Response post(const std::string& path, Json body, const std::string& address = "192.0.2.10") {
     return registry_.call("POST", path, makeRequest(std::move(body), std::nullopt, address));
   }
@@ -453,7 +504,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
   }
 
   ManualClock time_;
-  rapport::host::MemoryRateLimitStore throttleStore_;
+  rapport::host::MemoryAttemptLog attempts_;
   FakeRegistry registry_;
   std::unique_ptr<rapport::host::SqlDatabase> db_;
   std::unique_ptr<acc::TokenService> tokens_;

@@ -27,6 +27,7 @@ class AccountsOptionsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::uint32_t{1}, o.argon2.parallelism);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{5}, o.loginMaxAttempts);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{60}, o.loginWindow);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{60}, o.tokenOptions().refreshGrace);
   }
 
   void testOverrides() {
@@ -35,7 +36,7 @@ class AccountsOptionsTest : public CppUnit::TestFixture {
                      {"auth.token_cache_ttl", "0"},     {"auth.argon2.memory_kib", "65536"},
                      {"auth.argon2.iterations", "3"},   {"auth.argon2.parallelism", "4"},
                      {"auth.login.max_attempts", "10"}, {"auth.login.window", "300"},
-                     {"auth.token_cache_size", "1000"}};
+                     {"auth.token_cache_size", "1000"}, {"auth.refresh_grace", "1"}};
     const AccountsOptions o = AccountsOptions::fromConfig(config);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{600}, o.tokenOptions().tokenTtl);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{86400}, o.tokenOptions().rememberTtl);
@@ -46,6 +47,10 @@ class AccountsOptionsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::uint32_t{4}, o.argon2.parallelism);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{10}, o.loginMaxAttempts);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{300}, o.loginWindow);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, o.tokenOptions().refreshGrace);
+    config.values["auth.refresh_grace"] = "0";  // the old token stops with the refresh
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0},
+                         AccountsOptions::fromConfig(config).tokenOptions().refreshGrace);
   }
 
   void testRefusals() {
@@ -57,6 +62,7 @@ class AccountsOptionsTest : public CppUnit::TestFixture {
                                             {"auth.argon2.iterations", "1"},
                                             {"auth.argon2.parallelism", "0"},
                                             {"auth.login.max_attempts", "0"},
+                                            {"auth.refresh_grace", "-1"},
                                             {"auth.token_ttl", "soon"}}) {
       MapConfig config;
       config.values[key] = value;

@@ -66,6 +66,10 @@ void ManualClock::advanceSeconds(std::int64_t seconds) {
   now_ += seconds * rapport::host::accounts::kMicrosPerSecond;
 }
 
+void ManualClock::advanceMicros(std::int64_t micros) {
+  now_ += micros;
+}
+
 std::string MapConfig::getString(const std::string& key, const std::string& fallback) const {
   auto it = values.find(key);
   return it == values.end() ? fallback : it->second;
@@ -104,6 +108,14 @@ rapport::Response FakeRegistry::call(const std::string& method, const std::strin
   request.method = method;
   request.path = "/v1" + path;
   request.apiVersion = "v1";
+  const rapport::RouteOptions& options = it->second.options;
+  if (options.access == rapport::Access::Authenticated && !request.identity.authenticated) {
+    throw rapport::Error::unauthorized();
+  }
+  if (!options.roles.empty() && std::find(options.roles.begin(), options.roles.end(),
+                                          request.identity.role) == options.roles.end()) {
+    throw rapport::Error::forbidden();
+  }
   return it->second.handler(request);
 }
 

@@ -28,6 +28,7 @@ class ManualClock {
   rapport::host::accounts::Clock clock();
   std::int64_t now() const { return now_.load(); }
   void advanceSeconds(std::int64_t seconds);
+  void advanceMicros(std::int64_t micros);
 
  private:
   std::atomic<std::int64_t> now_;
@@ -76,7 +77,8 @@ class FakeHost : public rapport::Host {
   SilentLogger log_;
 };
 
-// Captures what a module registers, and calls its handlers directly.
+// Captures what a module registers, and calls its handlers directly,
+// refusing (401, 403) what the pipeline would refuse before the handler.
 class FakeRegistry : public rapport::Registry {
  public:
   struct Route {
@@ -96,7 +98,8 @@ class FakeRegistry : public rapport::Registry {
   void onEvent(rapport::EventListener) override {}
   void job(rapport::Job job) override { jobs.push_back(std::move(job)); }
 
-  // Runs the handler of "METHOD path" (the registered pattern) for `request`.
+  // Runs the handler of "METHOD path" (the registered pattern) for `request`,
+  // after the pipeline's access and role checks.
   rapport::Response call(const std::string& method, const std::string& path,
                          rapport::Request request) const;
 };

@@ -14,6 +14,7 @@
 #include "accounts/TokenService.h"
 #include "accounts/UserStore.h"
 #include "rapport/ids.h"
+#include "support/TestEnv.h"
 
 namespace acc = rapport::host::accounts;
 using rapport::test::accounts::ManualClock;
@@ -27,14 +28,21 @@ class TokenServiceTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testExpiry);
   CPPUNIT_TEST(testRememberLifetime);
   CPPUNIT_TEST(testRevokeIsImmediate);
-  CPPUNIT_TEST(testCacheIsStaleUntilCacheTtl);
+  CPPUNIT_TEST(testCacheHitsConfirmedOnPostgresOnly);
+  CPPUNIT_TEST(testRevocationBehindTheCacheOnPostgresIsExact);
+  CPPUNIT_TEST(testRoleBehindTheCacheIsStaleUntilCacheTtl);
+  CPPUNIT_TEST(testSqliteCacheIsStaleUntilCacheTtl);
   CPPUNIT_TEST(testZeroCacheTtlAlwaysAsksDatabase);
   CPPUNIT_TEST(testRefreshGrace);
+  CPPUNIT_TEST(testRefreshGraceIsConfigurable);
+  CPPUNIT_TEST(testRefreshGraceEndOnAnotherInstance);
   CPPUNIT_TEST(testRefreshKeepsLifetimeClass);
   CPPUNIT_TEST(testRefreshOfExpiredOrRevokedFails);
   CPPUNIT_TEST(testDisabledUserFails);
   CPPUNIT_TEST(testRemovedMembershipFails);
   CPPUNIT_TEST(testRevokeAllForUserKeepsOne);
+  CPPUNIT_TEST(testRevokeMembership);
+  CPPUNIT_TEST(testRevokeMembershipRolledBack);
   CPPUNIT_TEST(testIssueForCompany);
   CPPUNIT_TEST(testPurgeExpired);
   CPPUNIT_TEST(testRevokeWinsOverConcurrentLookups);
@@ -143,8 +151,37 @@ class TokenServiceTest : public CppUnit::TestFixture {
                         .isNull("revoked_at"));
   }
 
-  void testCacheIsStaleUntilCacheTtl() {
-    // Another instance revokes the token: this one notices within cacheTtl.
+  void testCacheHitsConfirmedOnPostgresOnly() {
+    CPPUNIT_ASSERT_EQUAL(rapport::test::onPostgres(), tokens_->confirmsCacheHits());
+  }
+
+  void testRevocationBehindTheCacheOnPostgresIsExact() {
+    if (!rapport::test::onPostgres()) return;
+    // Another instance revokes the token: the next hit here confirms it is
+    // live with a primary-key lookup, and refuses it at once.
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
+    db_->exec("UPDATE tokens SET revoked_at = ? WHERE id = ?", {time_.now(), t.tokenId});
+    CPPUNIT_ASSERT(!tokens_->authenticate(t.token));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{0}, tokens_->cachedCount());
+  }
+
+  void testRoleBehindTheCacheIsStaleUntilCacheTtl() {
+    // A role changed by another instance (or by hand) is read again once the
+    // cached identity is older than cacheTtl, on both engines.
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token)->role == rapport::Role::Owner);
+    db_->exec("UPDATE memberships SET role = ? WHERE user_id = ?", {"member", userId_});
+    time_.advanceSeconds(9);
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token)->role == rapport::Role::Owner);
+    time_.advanceSeconds(1);
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token)->role == rapport::Role::Member);
+  }
+
+  void testSqliteCacheIsStaleUntilCacheTtl() {
+    if (rapport::test::onPostgres()) return;
+    // One rapportd per SQLite file: a revocation behind its back (SQL by
+    // hand) is noticed within cacheTtl, and a hit costs no query.
     const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
     CPPUNIT_ASSERT(tokens_->authenticate(t.token));
     db_->exec("UPDATE tokens SET revoked_at = ? WHERE id = ?", {time_.now(), t.tokenId});
@@ -184,6 +221,43 @@ class TokenServiceTest : public CppUnit::TestFixture {
     tokens_ = makeService(10);
     CPPUNIT_ASSERT(!tokens_->authenticate(old.token));
     CPPUNIT_ASSERT(tokens_->authenticate(fresh->token));
+  }
+
+  void testRefreshGraceIsConfigurable() {
+    tokens_ = makeService(10, 1);
+    const acc::IssuedToken old = tokens_->issue(userId_, companyId_, false);
+    CPPUNIT_ASSERT(tokens_->refresh(*tokens_->authenticate(old.token)));
+    time_.advanceMicros(acc::kMicrosPerSecond - 1);
+    CPPUNIT_ASSERT(tokens_->authenticate(old.token));
+    time_.advanceMicros(1);
+    CPPUNIT_ASSERT(!tokens_->authenticate(old.token));
+
+    // No grace: the old token stops with the refresh.
+    tokens_ = makeService(10, 0);
+    const acc::IssuedToken other = tokens_->issue(userId_, companyId_, false);
+    const auto fresh = tokens_->refresh(*tokens_->authenticate(other.token));
+    CPPUNIT_ASSERT(!tokens_->authenticate(other.token));
+    CPPUNIT_ASSERT(tokens_->authenticate(fresh->token));
+  }
+
+  void testRefreshGraceEndOnAnotherInstance() {
+    // Instance B has the old token cached when A refreshes it; the grace (1 s)
+    // ends well before B's cached entry is due for a re-read (10 s).
+    tokens_ = makeService(10, 1);
+    auto other = makeService(10);
+    const acc::IssuedToken old = tokens_->issue(userId_, companyId_, false);
+    CPPUNIT_ASSERT(other->authenticate(old.token));
+    CPPUNIT_ASSERT(tokens_->refresh(*tokens_->authenticate(old.token)));
+    time_.advanceSeconds(1);
+    // PostgreSQL: B's hit confirms the shortened expiry at once. SQLite (one
+    // instance per file) re-reads it once its entry is older than cacheTtl.
+    if (rapport::test::onPostgres()) {
+      CPPUNIT_ASSERT(!other->authenticate(old.token));
+    } else {
+      CPPUNIT_ASSERT(other->authenticate(old.token));
+      time_.advanceSeconds(9);
+      CPPUNIT_ASSERT(!other->authenticate(old.token));
+    }
   }
 
   void testRefreshKeepsLifetimeClass() {
@@ -241,6 +315,40 @@ class TokenServiceTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(tokens_->authenticate(other.token));
     tokens_->revokeAllForUser(userId_);
     CPPUNIT_ASSERT(!tokens_->authenticate(keep.token));
+  }
+
+  void testRevokeMembership() {
+    const auto [ignored, second] = seed("second", userId_);
+    const acc::IssuedToken here = tokens_->issue(userId_, companyId_, false);
+    const acc::IssuedToken there = tokens_->issue(userId_, second, false);
+    auto other = makeService(10);  // another instance, with both cached
+    for (auto* service : {tokens_.get(), other.get()}) {
+      CPPUNIT_ASSERT(service->authenticate(here.token));
+      CPPUNIT_ASSERT(service->authenticate(there.token));
+    }
+    db_->transaction(companyId_, [&](rapport::Tx& tx) {
+      tx.exec("DELETE FROM memberships WHERE company_id = ? AND user_id = ?",
+              {companyId_, userId_});
+      tokens_->revokeMembership(tx, userId_, companyId_);
+    });
+    CPPUNIT_ASSERT(!tokens_->authenticate(here.token));
+    CPPUNIT_ASSERT(tokens_->authenticate(there.token));
+    if (rapport::test::onPostgres()) CPPUNIT_ASSERT(!other->authenticate(here.token));
+    CPPUNIT_ASSERT(other->authenticate(there.token));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1},
+                         count("SELECT COUNT(*) AS n FROM tokens WHERE revoked_at IS NOT NULL"));
+  }
+
+  void testRevokeMembershipRolledBack() {
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    try {
+      db_->transaction(companyId_, [&](rapport::Tx& tx) {
+        tokens_->revokeMembership(tx, userId_, companyId_);
+        throw std::runtime_error("changed my mind");
+      });
+    } catch (const std::runtime_error&) {
+    }
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
   }
 
   void testIssueForCompany() {
@@ -302,9 +410,11 @@ class TokenServiceTest : public CppUnit::TestFixture {
   }
 
  private:
-  std::unique_ptr<acc::TokenService> makeService(std::int64_t cacheTtl) {
+  std::unique_ptr<acc::TokenService> makeService(std::int64_t cacheTtl,
+                                                 std::int64_t refreshGrace = 60) {
     acc::TokenOptions options;
     options.cacheTtlSeconds = cacheTtl;
+    options.refreshGrace = refreshGrace;
     return std::make_unique<acc::TokenService>(*db_, options, time_.clock());
   }
 

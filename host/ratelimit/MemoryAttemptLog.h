@@ -1,0 +1,59 @@
+// The embedded attempt log: the recent attempt times of each key, kept in
+// this process's memory. Right for one rapportd instance; several instances
+// need a shared AttemptLog instead.
+//
+// Threading: record() and recent() may be called from any number of threads.
+// Keys are spread over independent shards, each with its own mutex.
+//
+// Memory: a key holds at most `keep` times and is dropped once its newest
+// attempt has left the window (checked when its shard grows past a
+// threshold, as in MemoryRateLimitStore).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ratelimit/AttemptLog.h"
+
+namespace rapport::host {
+
+class MemoryAttemptLog final : public AttemptLog {
+ public:
+  // `purgeThreshold`: a shard looks for forgotten keys once it holds this
+  // many (and then again at twice what survived).
+  explicit MemoryAttemptLog(std::size_t purgeThreshold = 1024);
+
+  AttemptWindow record(const std::string& key, std::int64_t atMicros, std::int64_t keep,
+                       std::int64_t windowMicros) override;
+  AttemptWindow recent(const std::string& key, std::int64_t nowMicros, std::int64_t keep,
+                       std::int64_t windowMicros) override;
+
+  // Keys currently held, over all shards (for tests and diagnostics).
+  std::size_t size() const;
+
+ private:
+  struct Entry {
+    std::vector<std::int64_t> times;  // ascending, at most `keep`
+    std::int64_t forgetAt = 0;        // micros when the newest time leaves its window
+  };
+  struct Shard {
+    mutable std::mutex mutex;
+    std::unordered_map<std::string, Entry> entries;
+    std::size_t purgeAt = 0;
+  };
+  static constexpr std::size_t kShards = 16;
+
+  Shard& shardFor(std::string_view key);
+  void purgeForgotten(Shard& shard, std::int64_t nowMicros) const;
+
+  std::size_t purgeThreshold_;
+  std::array<Shard, kShards> shards_;
+};
+
+}  // namespace rapport::host
