@@ -34,7 +34,9 @@ class CompaniesModule final : public rapport::Module {
     registry.eventType("crm.company.updated", "A CRM company was updated.");
     registry.eventType("crm.company.deleted", "A CRM company was deleted.");
     // Other modules link to CRM companies through the record directory; they
-    // unlink them in onRecordDeleted("company") when one is deleted.
+    // unlink them in onRecordDeleted("company") when one is deleted. The check
+    // share-locks the company on PostgreSQL (store::exists), so a delete racing
+    // the transaction that links to it waits, then unlinks the new link.
     registry.recordType(
         "company", [](rapport::Queryable& db, const std::string& companyId, const std::string& id) {
           return store::exists(db, companyId, id);

@@ -1,12 +1,11 @@
 #include "CompaniesRoutes.h"
 
-#include <functional>
-
 #include "CompaniesJson.h"
 #include "CompaniesValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/pagination.h"
+#include "rapport/query.h"
 #include "rapport/time.h"
 
 namespace companies {
@@ -19,17 +18,8 @@ using rapport::Response;
 using rapport::Tx;
 
 const char* const kNotFound = "Company not found.";
+// What a write answers (409) when the unique index on (company_id, document) refuses it.
 const char* const kDuplicateDocument = "A company with this document already exists.";
-
-// Runs a write; the unique index on (company_id, document) answers 409.
-void withUniqueDocument(const std::function<void()>& write) {
-  try {
-    write();
-  } catch (const rapport::DbError& error) {
-    if (error.isUniqueViolation()) throw Error::conflict(kDuplicateDocument);
-    throw;
-  }
-}
 
 // Applies the fields a PATCH sent; false when it sent none.
 bool merge(const CompanyInput& in, Company& company) {
@@ -87,7 +77,8 @@ Response CompaniesRoutes::create(const Request& request) {
   const std::string id = rapport::newId("comp_");
   Json created;
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-    withUniqueDocument([&] { store::insert(tx, id, company, rapport::nowMicros()); });
+    rapport::conflictOnDuplicate(kDuplicateDocument,
+                                 [&] { store::insert(tx, id, company, rapport::nowMicros()); });
     created = companyJson(*store::find(tx, tx.companyId(), id));
     tx.emit("crm.company.created", created);
   });
@@ -113,7 +104,8 @@ Response CompaniesRoutes::update(const Request& request) {
       updated = companyJson(*row);
       return;
     }
-    withUniqueDocument([&] { store::update(tx, id, company, rapport::nowMicros()); });
+    rapport::conflictOnDuplicate(kDuplicateDocument,
+                                 [&] { store::update(tx, id, company, rapport::nowMicros()); });
     updated = companyJson(*store::find(tx, tx.companyId(), id));
     tx.emit("crm.company.updated", updated);
   });

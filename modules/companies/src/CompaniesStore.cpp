@@ -1,16 +1,13 @@
 // SQL of the companies module. Statements use "?" on both engines; the only
-// dialect branches are the row lock and the search (see whereOf).
+// dialect branches here are the row locks (the search's is rapport::addTextSearch).
 #include "CompaniesStore.h"
 
-#include "rapport/json.h"
-#include "rapport/validation.h"
+#include "rapport/query.h"
 
 namespace companies::store {
 namespace {
 
 using rapport::Dialect;
-using rapport::Json;
-using rapport::Params;
 using rapport::Queryable;
 using rapport::Tx;
 
@@ -19,82 +16,18 @@ const std::string kColumns =
     "id, name, document, industry, website, size, annual_revenue, phone, tags, notes, "
     "created_at, updated_at";
 
-// Shortest term the trigram index can match; shorter ones fall back to LIKE.
-constexpr std::size_t kTrigram = 3;
-
-std::string tagsText(const std::vector<std::string>& tags) {
-  Json array = Json::array();
-  for (const std::string& tag : tags) array.push(tag);
-  return array.dump();
-}
-
-void writeTags(Tx& tx, const std::string& id, const std::vector<std::string>& tags) {
-  tx.exec("DELETE FROM crm_company_tags WHERE company_id = ? AND crm_company_id = ?",
-          {tx.companyId(), id});
-  for (const std::string& tag : tags) {
-    tx.exec("INSERT INTO crm_company_tags (company_id, crm_company_id, tag_lower) VALUES (?, ?, ?)",
-            {tx.companyId(), id, rapport::toLower(tag)});
-  }
-}
-
-// "%term%" for LIKE ... ESCAPE '\': the term's own % _ and \ match literally.
-std::string likePattern(const std::string& term) {
-  std::string out = "%";
-  for (char c : term) {
-    if (c == '%' || c == '_' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "%";
-}
-
-// The term as one FTS5 string: a phrase, so it matches as a substring.
-std::string ftsPhrase(const std::string& term) {
-  std::string out = "\"";
-  for (char c : term) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  return out + "\"";
-}
-
-// A WHERE clause and its parameters, shared by the page and the count.
-struct Where {
-  std::string sql;
-  Params params;
-
-  void add(const std::string& condition, std::initializer_list<rapport::Value> values) {
-    sql += " AND " + condition;
-    params.insert(params.end(), values);
-  }
-};
+// The tag filter's table: one row per tag of a CRM company.
+constexpr rapport::TagTable kTags{"crm_company_tags", "crm_company_id"};
 
 // Every filter is served by an index (docs/modules/companies.md shows the plans):
-//   search, PostgreSQL: the trigram GIN index on search_text (LIKE '%term%');
-//   search, SQLite: the FTS5 trigram table crm_companies_search for terms of 3
-//     characters or more; shorter terms scan the tenant's rows with LIKE;
-//   tag: crm_company_tags (company_id, tag_lower); industry and size:
-//     (company_id, lower(column)).
-Where whereOf(Dialect dialect, const std::string& tenant, const CompanyFilter& filter) {
-  const bool fts = dialect == Dialect::SQLite && filter.search &&
-                   rapport::utf8Length(*filter.search) >= kTrigram;
-  // A full-text match or a tag lookup yields a short list of rows, and that
-  // list must drive the query, so the work grows with the matches rather than
-  // with the tenant's companies. Without statistics SQLite would rather walk the
-  // tenant's index in order and test every row: the unary + hides it.
-  const bool narrowed = dialect == Dialect::SQLite && (fts || filter.tag);
-  Where where{narrowed ? "+company_id = ?" : "company_id = ?", {tenant}};
-  if (fts) {
-    where.add("seq IN (SELECT rowid FROM crm_companies_search WHERE crm_companies_search MATCH ?)",
-              {ftsPhrase(*filter.search)});
-  } else if (filter.search) {
-    where.add("search_text LIKE lower(?) ESCAPE '\\'", {likePattern(*filter.search)});
-  }
-  if (filter.tag) {
-    where.add(
-        "id IN (SELECT crm_company_id FROM crm_company_tags WHERE company_id = ? AND "
-        "tag_lower = ?)",
-        {tenant, rapport::toLower(*filter.tag)});
-  }
+// the search by the trigram index on search_text (rapport::addTextSearch), the
+// tag by crm_company_tags (company_id, tag_lower), industry and size by
+// (company_id, lower(column)).
+rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant,
+                             const CompanyFilter& filter) {
+  rapport::WhereClause where(dialect, tenant);
+  if (filter.search) rapport::addTextSearch(where, "crm_companies_search", *filter.search);
+  if (filter.tag) rapport::addTagFilter(where, kTags, *filter.tag);
   if (filter.industry) where.add("lower(industry) = lower(?)", {*filter.industry});
   if (filter.size) where.add("lower(size) = lower(?)", {*filter.size});
   return where;
@@ -133,23 +66,22 @@ std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {
 }
 
 bool exists(Queryable& db, const std::string& tenant, const std::string& id) {
-  return !db.query("SELECT 1 FROM crm_companies WHERE company_id = ? AND id = ?", {tenant, id})
-              .empty();
+  // PostgreSQL: FOR SHARE keeps the row until commit (see the header).
+  const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR SHARE" : "";
+  const std::string sql = "SELECT 1 FROM crm_companies WHERE company_id = ? AND id = ?" + lock;
+  return !db.query(sql, {tenant, id}).empty();
 }
 
 Company fromRow(const rapport::Row& row) {
-  Company company{.name = row.str("name"),
-                  .document = row.optStr("document"),
-                  .industry = row.optStr("industry"),
-                  .website = row.optStr("website"),
-                  .size = row.optStr("size"),
-                  .annualRevenue = row.optI64("annual_revenue"),
-                  .phone = row.optStr("phone"),
-                  .tags = {},
-                  .notes = row.optStr("notes")};
-  const Json tags = Json::parse(row.str("tags"));
-  for (const Json& tag : tags.asArray()) company.tags.push_back(tag.asString());
-  return company;
+  return Company{.name = row.str("name"),
+                 .document = row.optStr("document"),
+                 .industry = row.optStr("industry"),
+                 .website = row.optStr("website"),
+                 .size = row.optStr("size"),
+                 .annualRevenue = row.optI64("annual_revenue"),
+                 .phone = row.optStr("phone"),
+                 .tags = rapport::tagsFromJsonText(row.str("tags")),
+                 .notes = row.optStr("notes")};
 }
 
 void insert(Tx& tx, const std::string& id, const Company& c, std::int64_t now) {
@@ -158,8 +90,8 @@ void insert(Tx& tx, const std::string& id, const Company& c, std::int64_t now) {
       "annual_revenue, phone, tags, notes, created_at, updated_at) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {id, tx.companyId(), c.name, c.document, c.industry, c.website, c.size, c.annualRevenue,
-       c.phone, tagsText(c.tags), c.notes, now, now});
-  writeTags(tx, id, c.tags);
+       c.phone, rapport::tagsToJsonText(c.tags), c.notes, now, now});
+  rapport::replaceTagRows(tx, kTags, id, c.tags);
 }
 
 void update(Tx& tx, const std::string& id, const Company& c, std::int64_t now) {
@@ -168,31 +100,20 @@ void update(Tx& tx, const std::string& id, const Company& c, std::int64_t now) {
       "annual_revenue = ?, phone = ?, tags = ?, notes = ?, updated_at = ? "
       "WHERE company_id = ? AND id = ?",
       {c.name, c.document, c.industry, c.website, c.size, c.annualRevenue, c.phone,
-       tagsText(c.tags), c.notes, now, tx.companyId(), id});
-  writeTags(tx, id, c.tags);
+       rapport::tagsToJsonText(c.tags), c.notes, now, tx.companyId(), id});
+  rapport::replaceTagRows(tx, kTags, id, c.tags);
 }
 
 bool remove(Tx& tx, const std::string& id) {
-  tx.exec("DELETE FROM crm_company_tags WHERE company_id = ? AND crm_company_id = ?",
-          {tx.companyId(), id});
+  rapport::deleteTagRows(tx, kTags, id);
   return tx.exec("DELETE FROM crm_companies WHERE company_id = ? AND id = ?",
                  {tx.companyId(), id}) > 0;
 }
 
 CompanyPage list(Queryable& db, const std::string& tenant, const CompanyFilter& filter,
                  const rapport::Sort& sort, const rapport::PageRequest& page) {
-  const Where where = whereOf(db.dialect(), tenant, filter);
-  Params pageParams = where.params;
-  pageParams.insert(pageParams.end(), {page.perPage, page.offset()});
-  CompanyPage out;
-  out.rows = db.query("SELECT " + kColumns + " FROM crm_companies WHERE " + where.sql + " " +
-                          rapport::orderByClause(sort) + " LIMIT ? OFFSET ?",
-                      pageParams);
-  out.total =
-      db.query("SELECT COUNT(*) AS total FROM crm_companies WHERE " + where.sql, where.params)
-          .front()
-          .i64("total");
-  return out;
+  return rapport::selectPage(db, kColumns, "crm_companies", whereOf(db.dialect(), tenant, filter),
+                             sort, page);
 }
 
 }  // namespace companies::store

@@ -1,12 +1,11 @@
 #include "ContactsRoutes.h"
 
-#include <functional>
-
 #include "ContactsJson.h"
 #include "ContactsValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/pagination.h"
+#include "rapport/query.h"
 #include "rapport/time.h"
 
 namespace contacts {
@@ -19,17 +18,8 @@ using rapport::Response;
 using rapport::Tx;
 
 const char* const kNotFound = "Contact not found.";
+// What a write answers (409) when the unique index on (company_id, email) refuses it.
 const char* const kDuplicateEmail = "A contact with this email already exists.";
-
-// Runs a write; the unique index on (company_id, email) answers 409.
-void withUniqueEmail(const std::function<void()>& write) {
-  try {
-    write();
-  } catch (const rapport::DbError& error) {
-    if (error.isUniqueViolation()) throw Error::conflict(kDuplicateEmail);
-    throw;
-  }
-}
 
 // company_id and owner_id are set on create only: sending the current value
 // (null included) is fine, anything else is refused.
@@ -108,7 +98,8 @@ Response ContactsRoutes::create(const Request& request) {
   Json created;
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
     requireLinks(tx, contact);
-    withUniqueEmail([&] { store::insert(tx, id, contact, rapport::nowMicros()); });
+    rapport::conflictOnDuplicate(kDuplicateEmail,
+                                 [&] { store::insert(tx, id, contact, rapport::nowMicros()); });
     created = contactJson(*store::find(tx, tx.companyId(), id));
     tx.emit("crm.contact.created", created);
   });
@@ -136,7 +127,8 @@ Response ContactsRoutes::update(const Request& request) {
       updated = contactJson(*row);
       return;
     }
-    withUniqueEmail([&] { store::update(tx, id, contact, rapport::nowMicros()); });
+    rapport::conflictOnDuplicate(kDuplicateEmail,
+                                 [&] { store::update(tx, id, contact, rapport::nowMicros()); });
     updated = contactJson(*store::find(tx, tx.companyId(), id));
     tx.emit("crm.contact.updated", updated);
   });

@@ -11,6 +11,7 @@
 
 #include "rapport/db.h"
 #include "rapport/pagination.h"
+#include "rapport/query.h"
 
 namespace contacts {
 
@@ -34,10 +35,8 @@ struct ContactFilter {
   std::optional<std::string> ownerId;
 };
 
-struct ContactPage {
-  rapport::Result rows;    // columns as read by find()
-  std::int64_t total = 0;  // every match, for meta.total
-};
+// One page of contacts (columns as read by find()) and the total, for meta.
+using ContactPage = rapport::ListPage;
 
 namespace store {
 

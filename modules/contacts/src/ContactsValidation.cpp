@@ -1,26 +1,13 @@
 // Field rules of a contact (docs/modules/contacts.md lists them).
 #include "ContactsValidation.h"
 
+#include "rapport/query.h"
+
 namespace contacts {
 namespace {
 
 const char* const kCompaniesDisabled =
     "The company_id field cannot be used: the companies module is not enabled.";
-
-// An optional text field of at most `max` characters; "" reads as null.
-rapport::Field<std::string> optionalText(rapport::Validator& v, const std::string& field,
-                                         std::size_t max) {
-  rapport::Field<std::string> out = v.string(field, {.required = false, .min = 0, .max = max});
-  if (out.value && out.value->empty()) out.value.reset();
-  return out;
-}
-
-// A query parameter, trimmed; nullopt when absent or blank.
-std::optional<std::string> queryText(const rapport::Request& request, const char* name) {
-  const auto text = request.queryParam(name);
-  if (!text || rapport::trim(*text).empty()) return std::nullopt;
-  return rapport::trim(*text);
-}
 
 }  // namespace
 
@@ -31,26 +18,23 @@ ContactInput validateContact(const rapport::Json& body, Mode mode, bool companie
   const bool nameRequired = mode == Mode::Create || v.present("name");
   in.name = v.string("name", {.required = nameRequired, .min = 0, .max = 255});
   in.email = v.email("email");
-  in.phone = optionalText(v, "phone", 50);
-  in.jobTitle = optionalText(v, "job_title", 255);
+  in.phone = rapport::optionalText(v, "phone", 50);
+  in.jobTitle = rapport::optionalText(v, "job_title", 255);
   in.companyId = v.id("company_id");
   in.ownerId = v.id("owner_id");
   in.tags = v.tags("tags");
-  in.notes = optionalText(v, "notes", 10000);
+  in.notes = rapport::optionalText(v, "notes", 10000);
   if (in.companyId.value && !companiesEnabled) v.fail("company_id", kCompaniesDisabled);
   v.check();
   return in;
 }
 
 ContactFilter validateFilter(const rapport::Request& request, bool companiesEnabled) {
-  ContactFilter filter{.search = queryText(request, "search"),
-                       .tag = queryText(request, "tag"),
-                       .companyId = queryText(request, "company_id"),
-                       .ownerId = queryText(request, "owner_id")};
   rapport::FieldErrors errors;
-  if (filter.search && rapport::utf8Length(*filter.search) > 255) {
-    errors["search"].push_back("The search may not be greater than 255 characters.");
-  }
+  ContactFilter filter{.search = rapport::searchParam(request, errors),
+                       .tag = rapport::filterParam(request, "tag"),
+                       .companyId = rapport::filterParam(request, "company_id"),
+                       .ownerId = rapport::filterParam(request, "owner_id")};
   if (filter.companyId && !companiesEnabled) errors["company_id"].push_back(kCompaniesDisabled);
   if (!errors.empty()) throw rapport::Error::validation(std::move(errors));
   return filter;

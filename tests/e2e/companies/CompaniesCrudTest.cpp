@@ -152,6 +152,14 @@ class CompaniesCrudTest : public CppUnit::TestFixture {
     CRM_ASSERT_FIELD_ERROR(post(withName("tags", Json::Array{"ok", std::string(51, 't')})),
                            "tags.1", "");
     CRM_ASSERT_FIELD_ERROR(post(withName("industry", 3)), "industry", "");
+    // A NUL character (PostgreSQL text cannot hold one) is refused on both engines.
+    const std::string nul("a\0b", 3);
+    CRM_ASSERT_FIELD_ERROR(post(Json::object({{"name", nul}})), "name",
+                           "The name must not contain null characters.");
+    CRM_ASSERT_FIELD_ERROR(post(withName("document", nul)), "document",
+                           "The document must not contain null characters.");
+    CRM_ASSERT_FIELD_ERROR(post(withName("tags", Json::Array{nul})), "tags.0",
+                           "The tags.0 must not contain null characters.");
     // A large revenue stays exact.
     const Json big = E2E_ASSERT_DATA(201, post(withName("annual_revenue", 9007199254740993LL)));
     CPPUNIT_ASSERT_EQUAL(std::int64_t(9007199254740993LL), big["annual_revenue"].asInt());

@@ -172,6 +172,18 @@ class ContactsCrudTest : public CppUnit::TestFixture {
     CRM_ASSERT_FIELD_ERROR(post(withName("tags", many)), "tags", "");
     many.asArray().pop_back();
     E2E_ASSERT_DATA(201, post(withName("tags", many)));
+    // A NUL character (PostgreSQL text cannot hold one) is refused on both engines.
+    const std::string nul("a\0b", 3);
+    CRM_ASSERT_FIELD_ERROR(post(Json::object({{"name", nul}})), "name",
+                           "The name must not contain null characters.");
+    CRM_ASSERT_FIELD_ERROR(post(withName("email", nul + "@example.com")), "email",
+                           "The email must not contain null characters.");
+    CRM_ASSERT_FIELD_ERROR(post(withName("notes", nul)), "notes",
+                           "The notes must not contain null characters.");
+    CRM_ASSERT_FIELD_ERROR(post(withName("owner_id", nul)), "owner_id",
+                           "The owner_id must not contain null characters.");
+    CRM_ASSERT_FIELD_ERROR(post(withName("tags", Json::Array{"ok", nul})), "tags.1",
+                           "The tags.1 must not contain null characters.");
 
     // Every field at fault is named at once.
     const Json error =
