@@ -30,7 +30,9 @@ void ModuleRegistry::onRecordDeleted(const std::string& type, RecordDeleted reac
   parts_.records.addReaction(type, std::move(reaction));
 }
 
-void ModuleRegistry::onEvent(EventListener listener) { parts_.events.listen(std::move(listener)); }
+void ModuleRegistry::onEvent(EventListener listener) {
+  parts_.events.listen(std::move(listener));
+}
 
 void ModuleRegistry::job(Job job) {
   job.name = module_ + "." + job.name;

@@ -23,8 +23,7 @@ struct HostParts {
 
 class ModuleRegistry : public rapport::Registry {
  public:
-  ModuleRegistry(std::string module, HostParts parts)
-      : module_(std::move(module)), parts_(parts) {}
+  ModuleRegistry(std::string module, HostParts parts) : module_(std::move(module)), parts_(parts) {}
 
   void route(const std::string& method, const std::string& path, Handler handler,
              RouteOptions options) override;

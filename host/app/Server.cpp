@@ -13,7 +13,8 @@ StorageOptions storageOptions(const Settings& s) {
   StorageOptions o;
   o.url = s.getString("database.url", o.url);
   o.poolSize = static_cast<int>(s.getInt("database.pool_size", o.poolSize));
-  o.acquireTimeoutMs = static_cast<int>(s.getInt("database.acquire_timeout_ms", o.acquireTimeoutMs));
+  o.acquireTimeoutMs =
+      static_cast<int>(s.getInt("database.acquire_timeout_ms", o.acquireTimeoutMs));
   o.sqliteBusyTimeoutMs =
       static_cast<int>(s.getInt("database.sqlite_busy_timeout_ms", o.sqliteBusyTimeoutMs));
   return o;
@@ -62,13 +63,16 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
   hasher_ = std::make_unique<accounts::PasswordHasher>(accountsOptions.argon2);
   tokens_ = std::make_unique<accounts::TokenService>(*db_, accountsOptions.tokenOptions());
-  accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_,
-                                                          rateLimits_);
+  // Failed logins are kept in this process's memory (a sliding window the
+  // fixed-window rateLimits_ cannot express).
+  accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_);
   setUpModule(*accounts_, "accounts");
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
   auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_);
@@ -97,8 +101,9 @@ void Server::start() {
     } catch (const std::exception& e) {
       throw std::runtime_error("module '" + loaded.info.name + "' failed to start: " + e.what());
     }
-    log::info("module started", {{"module", loaded.info.name}, {"version", loaded.info.version},
-                                 {"file", loaded.file}});
+    log::info(
+        "module started",
+        {{"module", loaded.info.name}, {"version", loaded.info.version}, {"file", loaded.file}});
   }
   jobs_.start();
   http_ = std::make_unique<HttpServer>(httpOptions(settings_), router_, *tokens_, rateLimits_,
@@ -107,7 +112,9 @@ void Server::start() {
   started_ = true;
 }
 
-int Server::port() const { return http_ ? http_->port() : 0; }
+int Server::port() const {
+  return http_ ? http_->port() : 0;
+}
 
 void Server::stop() {
   if (http_) {

@@ -19,7 +19,23 @@ namespace {
 #define RAPPORT_DEFAULT_MODULES ""
 #endif
 
-const std::vector<std::string> kProviders = {"google", "github", "microsoft"};
+// The identity providers of social login and their real endpoints (decisions
+// §5 and §12: each URL is configurable so tests can use a local provider).
+struct ProviderDefaults {
+  const char* name;
+  const char* authorizeUrl;
+  const char* tokenUrl;
+  const char* userinfoUrl;
+};
+const ProviderDefaults kProviders[] = {
+    {"google", "https://accounts.google.com/o/oauth2/v2/auth",
+     "https://oauth2.googleapis.com/token", "https://openidconnect.googleapis.com/v1/userinfo"},
+    {"github", "https://github.com/login/oauth/authorize",
+     "https://github.com/login/oauth/access_token", "https://api.github.com/user"},
+    {"microsoft", "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
+     "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+     "https://graph.microsoft.com/oidc/userinfo"},
+};
 
 std::vector<SettingInfo> buildKnown() {
   std::vector<SettingInfo> k = {
@@ -34,11 +50,14 @@ std::vector<SettingInfo> buildKnown() {
       {"database.pool_size", "16", "database sessions at most"},
       {"database.acquire_timeout_ms", "5000", "wait for a free session before failing"},
       {"database.sqlite_busy_timeout_ms", "5000", "SQLite lock wait"},
-      {"modules.dir", "modules beside rapportd", "folders holding rapport_<name>.so (':' separated)"},
+      {"modules.dir", "modules beside rapportd",
+       "folders holding rapport_<name>.so (':' separated)"},
       {"modules.enabled", RAPPORT_DEFAULT_MODULES, "comma-separated module names"},
       {"auth.token_ttl", "3600", "access token lifetime, seconds"},
       {"auth.remember_ttl", "2592000", "lifetime with remember_me, seconds"},
-      {"auth.token_cache_ttl", "10", "seconds a cached token is trusted before re-checking storage"},
+      {"auth.token_cache_ttl", "10",
+       "seconds a cached token's role is trusted (PostgreSQL checks revocation per request)"},
+      {"auth.refresh_grace", "60", "seconds the old token keeps working after a refresh"},
       {"auth.two_factor_status", "403", "status of a login that needs 2FA (403 or 200)"},
       {"auth.argon2.memory_kib", "19456", "argon2id memory cost (OWASP minimum 19456)"},
       {"auth.argon2.iterations", "2", "argon2id time cost (minimum 2)"},
@@ -62,10 +81,12 @@ std::vector<SettingInfo> buildKnown() {
       {"log.level", "info", "debug, info, warn or error"},
   };
   for (const auto& p : kProviders) {
-    for (const char* field : {"client_id", "client_secret", "authorize_url", "token_url",
-                              "userinfo_url"}) {
-      k.push_back({"social." + p + "." + field, "", "social login: " + p});
-    }
+    const std::string prefix = std::string("social.") + p.name + ".";
+    k.push_back({prefix + "client_id", "", std::string("OAuth2 client id at ") + p.name});
+    k.push_back({prefix + "client_secret", "", std::string("OAuth2 client secret at ") + p.name});
+    k.push_back({prefix + "authorize_url", p.authorizeUrl, "authorization endpoint"});
+    k.push_back({prefix + "token_url", p.tokenUrl, "token endpoint"});
+    k.push_back({prefix + "userinfo_url", p.userinfoUrl, "user-info endpoint"});
   }
   return k;
 }

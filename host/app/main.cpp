@@ -33,17 +33,17 @@ class RapportDaemon : public Poco::Util::ServerApplication {
  protected:
   void defineOptions(OptionSet& options) override {
     ServerApplication::defineOptions(options);
-    options.addOption(Option("help", "h", "print options and configuration keys, then exit")
-                          .required(false)
-                          .repeatable(false)
-                          .callback(Poco::Util::OptionCallback<RapportDaemon>(
-                              this, &RapportDaemon::onHelp)));
-    options.addOption(Option("config", "c", "configuration file (properties: key = value)")
-                          .required(false)
-                          .repeatable(false)
-                          .argument("FILE")
-                          .callback(Poco::Util::OptionCallback<RapportDaemon>(
-                              this, &RapportDaemon::onConfig)));
+    options.addOption(
+        Option("help", "h", "print options and configuration keys, then exit")
+            .required(false)
+            .repeatable(false)
+            .callback(Poco::Util::OptionCallback<RapportDaemon>(this, &RapportDaemon::onHelp)));
+    options.addOption(
+        Option("config", "c", "configuration file (properties: key = value)")
+            .required(false)
+            .repeatable(false)
+            .argument("FILE")
+            .callback(Poco::Util::OptionCallback<RapportDaemon>(this, &RapportDaemon::onConfig)));
     options.addOption(Option("print-config", "", "print the effective configuration, then exit")
                           .required(false)
                           .repeatable(false)
@@ -65,7 +65,8 @@ class RapportDaemon : public Poco::Util::ServerApplication {
       rapport::host::Settings settings = rapport::host::Settings::load(configFile(), environ);
       rapport::host::log::setLevel(rapport::host::log::parseLevel(settings.get("log.level")));
       if (printConfig_) {
-        for (const auto& [key, value] : settings.effective()) std::cout << key << " = " << value << "\n";
+        for (const auto& [key, value] : settings.effective())
+          std::cout << key << " = " << value << "\n";
         return Application::EXIT_OK;
       }
       for (const auto& name : settings.unknownEnvironment()) {
@@ -88,11 +89,10 @@ class RapportDaemon : public Poco::Util::ServerApplication {
       return Application::EXIT_OK;
     }
     server.start();
-    rapport::host::log::info(
-        "listening", {{"address", settings.get("server.host")},
-                      {"port", std::to_string(server.port())},
-                      {"url", "http://" + settings.get("server.host") + ":" +
-                                  std::to_string(server.port()) + "/v1"}});
+    rapport::host::log::info("listening", {{"address", settings.get("server.host")},
+                                           {"port", std::to_string(server.port())},
+                                           {"url", "http://" + settings.get("server.host") + ":" +
+                                                       std::to_string(server.port()) + "/v1"}});
     waitForTerminationRequest();
     rapport::host::log::info("shutting down");
     server.stop();

@@ -15,7 +15,9 @@ void EventBus::declare(EventType type) {
   }
 }
 
-void EventBus::listen(EventListener listener) { listeners_.push_back(std::move(listener)); }
+void EventBus::listen(EventListener listener) {
+  listeners_.push_back(std::move(listener));
+}
 
 std::vector<EventType> EventBus::catalogue() const {
   std::vector<EventType> out;
@@ -33,6 +35,8 @@ Event EventBus::record(Tx& tx, const std::string& type, const Json& data) const 
   return event;
 }
 
-void EventBus::clear() { listeners_.clear(); }
+void EventBus::clear() {
+  listeners_.clear();
+}
 
 }  // namespace rapport::host

@@ -6,7 +6,9 @@
 
 namespace rapport::host {
 
-void JobRunner::add(Job job) { jobs_.push_back(std::move(job)); }
+void JobRunner::add(Job job) {
+  jobs_.push_back(std::move(job));
+}
 
 void JobRunner::start() {
   stopping_ = false;
@@ -25,7 +27,9 @@ void JobRunner::stop() {
   threads_.clear();
 }
 
-void JobRunner::clear() { jobs_.clear(); }
+void JobRunner::clear() {
+  jobs_.clear();
+}
 
 void JobRunner::loop(const Job& job) {
   JobContext context{stopping_};

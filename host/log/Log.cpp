@@ -15,10 +15,14 @@ std::mutex g_mutex;
 
 std::string_view levelName(Level level) {
   switch (level) {
-    case Level::Debug: return "debug";
-    case Level::Info: return "info";
-    case Level::Warn: return "warn";
-    case Level::Error: return "error";
+    case Level::Debug:
+      return "debug";
+    case Level::Info:
+      return "info";
+    case Level::Warn:
+      return "warn";
+    case Level::Error:
+      return "error";
   }
   return "info";
 }
@@ -53,7 +57,9 @@ void appendValue(std::string& out, std::string_view value) {
 
 }  // namespace
 
-void setLevel(Level level) { g_level = static_cast<int>(level); }
+void setLevel(Level level) {
+  g_level = static_cast<int>(level);
+}
 
 Level parseLevel(std::string_view name) {
   if (name == "debug") return Level::Debug;
@@ -62,7 +68,9 @@ Level parseLevel(std::string_view name) {
   return Level::Info;
 }
 
-bool enabled(Level level) { return static_cast<int>(level) >= g_level.load(); }
+bool enabled(Level level) {
+  return static_cast<int>(level) >= g_level.load();
+}
 
 void write(Level level, std::string_view message, Fields fields) {
   if (!enabled(level)) return;

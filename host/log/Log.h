@@ -23,10 +23,18 @@ Level parseLevel(std::string_view name);
 bool enabled(Level level);
 void write(Level level, std::string_view message, Fields fields = {});
 
-inline void debug(std::string_view m, Fields f = {}) { write(Level::Debug, m, f); }
-inline void info(std::string_view m, Fields f = {}) { write(Level::Info, m, f); }
-inline void warn(std::string_view m, Fields f = {}) { write(Level::Warn, m, f); }
-inline void error(std::string_view m, Fields f = {}) { write(Level::Error, m, f); }
+inline void debug(std::string_view m, Fields f = {}) {
+  write(Level::Debug, m, f);
+}
+inline void info(std::string_view m, Fields f = {}) {
+  write(Level::Info, m, f);
+}
+inline void warn(std::string_view m, Fields f = {}) {
+  write(Level::Warn, m, f);
+}
+inline void error(std::string_view m, Fields f = {}) {
+  write(Level::Error, m, f);
+}
 
 // rapport::Logger for a module: every line carries module=<name>.
 class ModuleLogger : public rapport::Logger {

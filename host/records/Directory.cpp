@@ -21,7 +21,9 @@ void Directory::clear() {
   reactions_.clear();
 }
 
-bool Directory::knows(const std::string& type) const { return types_.count(type) > 0; }
+bool Directory::knows(const std::string& type) const {
+  return types_.count(type) > 0;
+}
 
 bool Directory::exists(Queryable& db, const std::string& companyId, const std::string& type,
                        const std::string& id) const {

@@ -1,7 +1,10 @@
 // Starts a real rapportd for end-to-end tests and stops it with SIGTERM.
 //
-//   ServerProcess server({{"ratelimit.requests", "5"}});   // extra settings
+//   ServerProcess server(ServerProcess::Settings{{"ratelimit.requests", "5"}});
 //   HttpClient client(server.port());
+//
+// (Name the Settings type: a bare braced list such as ({{"a", "1"}}) is
+// ambiguous for C++, which also reads it as a ServerProcess to copy.)
 //
 // Every server gets a fresh database (TestEnv::freshDatabaseUrl on the test's
 // engine), port 0 (the kernel picks a free port; the server logs it), its own
@@ -10,7 +13,8 @@
 // a start fails. stop() sends SIGTERM and returns the exit code.
 //
 // `environment` adds variables to rapportd's environment (to prove the
-// RAPPORT_<KEY> overrides): ServerProcess server({}, {}, {{"RAPPORT_RATELIMIT_REQUESTS", "3"}});
+// RAPPORT_<KEY> overrides):
+//   ServerProcess server({}, {}, ServerProcess::Environment{{"RAPPORT_RATELIMIT_REQUESTS", "3"}});
 #pragma once
 
 #include <chrono>

@@ -21,10 +21,16 @@ std::string engine() {
   return (e && *e) ? std::string(e) : std::string("sqlite");
 }
 
-bool onPostgres() { return engine() == "postgresql"; }
+bool onPostgres() {
+  return engine() == "postgresql";
+}
 
-std::string buildDir() { return RAPPORT_BUILD_DIR; }
-std::string sourceDir() { return RAPPORT_SOURCE_DIR; }
+std::string buildDir() {
+  return RAPPORT_BUILD_DIR;
+}
+std::string sourceDir() {
+  return RAPPORT_SOURCE_DIR;
+}
 
 std::string tempDirectory(const std::string& label) {
   Poco::Path path(Poco::Path::temp());

@@ -2,6 +2,8 @@
 // expiry (API Bearer token states, Authentication 5-8; decisions §3).
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <chrono>
+
 #include "e2e/auth/AuthSuite.h"
 
 using namespace rapport::e2e;
@@ -12,6 +14,7 @@ class SessionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testMissingOrInvalidTokenIs401);
   CPPUNIT_TEST(testRefreshIssuesAWorkingTokenAndKeepsTheOldOneForAWhile);
   CPPUNIT_TEST(testRefreshKeepsLifetimeClassAndCompany);
+  CPPUNIT_TEST(testOldTokenStopsAfterTheGrace);
   CPPUNIT_TEST(testLogoutRevokesAtOnce);
   CPPUNIT_TEST(testLogoutLeavesOtherSessionsAlone);
   CPPUNIT_TEST(testExpiredTokenIs401);
@@ -98,6 +101,37 @@ class SessionTest : public CppUnit::TestFixture {
     const Json me =
         E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(data["token"].asString())));
     CPPUNIT_ASSERT_EQUAL(second, me["company_id"].asString());
+  }
+
+  // auth.refresh_grace = 1: after a refresh the old token keeps working for
+  // one second (requests in flight finish), then answers 401 everywhere,
+  // refresh included; the new token is unaffected.
+  void testOldTokenStopsAfterTheGrace() {
+    ServerProcess server(generousSettings({{"auth.refresh_grace", "1"}}));
+    HttpClient client(server.port());
+    const Account account = registerUser(client, "grace");
+    E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(account.token)));  // cached
+    const auto refreshed = std::chrono::steady_clock::now();
+    const Json data = E2E_ASSERT_DATA(
+        200, client.post("/v1/auth/refresh", Json::object(), bearer(account.token)));
+    const std::string fresh = data["token"].asString();
+    const HttpResult inGrace = client.get("/v1/auth/me", bearer(account.token));
+    if (std::chrono::steady_clock::now() - refreshed < std::chrono::milliseconds(800)) {
+      E2E_ASSERT_DATA(200, inGrace);
+    }
+
+    const bool stopped =
+        waitUntil([&] { return client.get("/v1/auth/me", bearer(account.token)).status == 401; },
+                  std::chrono::milliseconds(3000));
+    CPPUNIT_ASSERT_MESSAGE("the old token still works 3 s after a refresh with a 1 s grace",
+                           stopped);
+    CPPUNIT_ASSERT_MESSAGE(
+        "the old token stopped before its grace ended",
+        std::chrono::steady_clock::now() - refreshed >= std::chrono::milliseconds(900));
+    E2E_ASSERT_ERROR(401, client.get("/v1/user/companies", bearer(account.token)));
+    E2E_ASSERT_ERROR(401, client.post("/v1/auth/refresh", Json::object(), bearer(account.token)));
+    const Json me = E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(fresh)));
+    CPPUNIT_ASSERT_EQUAL(account.userId, me["id"].asString());
   }
 
   void testLogoutRevokesAtOnce() {

@@ -1,8 +1,11 @@
 // Throttled logins (decisions §3): 5 failed logins for one e-mail and client
 // address within 60 s give 429 with Retry-After, even with the right password.
+// The 60 s slide with each attempt: no clock boundary resets the count.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cctype>
+#include <chrono>
+#include <thread>
 
 #include "e2e/auth/AuthSuite.h"
 
@@ -13,13 +16,13 @@ class ThrottleTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testFiveFailuresThen429EvenWithRightPassword);
   CPPUNIT_TEST(testOtherEmailIsNotAffected);
   CPPUNIT_TEST(testSuccessesAreNotCounted);
+  CPPUNIT_TEST(testWindowSlidesAcrossClockBoundaries);
   CPPUNIT_TEST_SUITE_END();
 
  public:
   void testFiveFailuresThen429EvenWithRightPassword() {
     HttpClient client(authServer().port());
     const Account account = registerUser(client, "throttled");
-    avoidMinuteEdge();
     for (int i = 0; i < 5; ++i) {
       E2E_ASSERT_ERROR(401, login(client, account.email, "wrong password " + std::to_string(i)));
     }
@@ -41,7 +44,6 @@ class ThrottleTest : public CppUnit::TestFixture {
     HttpClient client(authServer().port());
     const Account victim = registerUser(client, "victim");
     const Account bystander = registerUser(client, "bystander");
-    avoidMinuteEdge();
     for (int i = 0; i < 6; ++i) login(client, victim.email, "guess " + std::to_string(i));
     E2E_ASSERT_ERROR(429, login(client, victim.email, victim.password));
     const Json data = E2E_ASSERT_DATA(200, login(client, bystander.email, bystander.password));
@@ -55,6 +57,51 @@ class ThrottleTest : public CppUnit::TestFixture {
     for (int i = 0; i < 4; ++i) E2E_ASSERT_ERROR(401, login(client, account.email, "nope nope"));
     E2E_ASSERT_DATA(200, login(client, account.email, account.password));
     E2E_ASSERT_DATA(200, login(client, account.email, account.password));
+  }
+
+  // auth.login.window = 4: two failures just before a multiple of 4 s since
+  // the epoch (where a fixed window aligned to the clock would start afresh)
+  // and three just after are five within 4 s: 429. The block lifts when the
+  // oldest failure is 4 s old, as Retry-After says, not at a clock boundary.
+  void testWindowSlidesAcrossClockBoundaries() {
+    ServerProcess server(generousSettings({{"auth.login.window", "4"}}));
+    HttpClient client(server.port());
+    const Account account = registerUser(client, "sliding");
+    constexpr std::int64_t kWindowMs = 4000;
+    // 0.8 s before a boundary still ahead, two failures; 0.1 s after it, three more.
+    const std::int64_t boundary = ((epochMs() + 800) / kWindowMs + 1) * kWindowMs;
+    sleepUntilEpochMs(boundary - 800);
+    const auto first = std::chrono::steady_clock::now();
+    for (int i = 0; i < 5; ++i) {
+      if (i == 2) sleepUntilEpochMs(boundary + 100);
+      E2E_ASSERT_ERROR(401, login(client, account.email, "wrong " + std::to_string(i)));
+    }
+
+    const HttpResult blocked = login(client, account.email, account.password);
+    E2E_ASSERT_ERROR(429, blocked);
+    const std::int64_t retryAfter = headerInt(blocked, "Retry-After");
+    CPPUNIT_ASSERT_MESSAGE(describe(blocked), retryAfter >= 1 && retryAfter <= 4);
+    // Still blocked until the first failure is 4 s old...
+    const auto age = std::chrono::steady_clock::now() - first;
+    if (age < std::chrono::milliseconds(3500)) {
+      E2E_ASSERT_ERROR(429, login(client, account.email, account.password));
+    }
+    // ...and let in once Retry-After has passed.
+    std::this_thread::sleep_for(std::chrono::seconds(retryAfter));
+    E2E_ASSERT_DATA(200, login(client, account.email, account.password));
+  }
+
+ private:
+  static std::int64_t epochMs() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  }
+
+  // Sleeps until the wall clock reads `target` ms since the epoch (no wait
+  // when that has passed).
+  static void sleepUntilEpochMs(std::int64_t target) {
+    const std::int64_t wait = target - epochMs();
+    if (wait > 0) std::this_thread::sleep_for(std::chrono::milliseconds(wait));
   }
 };
 

@@ -303,15 +303,6 @@ bool waitUntil(const std::function<bool()>& condition, std::chrono::milliseconds
   }
 }
 
-void avoidMinuteEdge() {
-  const std::int64_t now = unixNow();
-  if (now % 60 >= 52) {
-    std::this_thread::sleep_until(
-        std::chrono::system_clock::time_point(std::chrono::seconds(now - now % 60 + 60)) +
-        std::chrono::milliseconds(100));
-  }
-}
-
 // ---------------------------------------------------------------- raw HTTP
 
 HttpResult rawExchange(int port, const std::string& request) {

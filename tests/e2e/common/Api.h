@@ -125,11 +125,6 @@ std::int64_t unixNow();
 // whether it held.
 bool waitUntil(const std::function<bool()>& condition, std::chrono::milliseconds limit);
 
-// The login throttle counts failures "within 60 s". A counter kept in fixed
-// windows aligned to the minute would forget them at :00, so tests that need
-// several failures to land together start them away from that edge (waiting
-// at most 8 s); the rule itself is what they check.
-void avoidMinuteEdge();
 
 // ---------------------------------------------------------------- raw HTTP
 

@@ -183,16 +183,12 @@ class CommandLineTest : public CppUnit::TestFixture {
   void testKeysListedByHelpTakeEffect() {
     std::string help;
     ServerProcess::runToCompletion({}, {"--help"}, help);
-    std::string key;
-    for (const char* candidate : {"auth.login.max_attempts", "auth.login_max_attempts"}) {
-      if (help.find(std::string(candidate) + " = 5") != std::string::npos) key = candidate;
-    }
+    const std::string key = "auth.login.max_attempts";
     CPPUNIT_ASSERT_MESSAGE("no login-attempts key with default 5 in --help:\n" + help,
-                           !key.empty());
+                           help.find(key + " = 5") != std::string::npos);
     ServerProcess server(generousSettings({{key, "2"}}));
     HttpClient client(server.port());
     const Account account = registerUser(client, "twotries");
-    avoidMinuteEdge();
     E2E_ASSERT_ERROR(401, login(client, account.email, "wrong one"));
     E2E_ASSERT_ERROR(401, login(client, account.email, "wrong two"));
     E2E_ASSERT_ERROR(429, login(client, account.email, account.password));
