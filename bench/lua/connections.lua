@@ -15,7 +15,9 @@
 -- the longest wait without a response (from the thread's start to the first
 -- response, between responses, and from the last response to the end of the
 -- run). A connection is "starved" with no response at all and "stalled" when
--- that longest wait exceeds BENCH_MAX_GAP_MS. Same environment as measure.lua.
+-- that longest wait exceeds BENCH_MAX_GAP_MS. Same environment as measure.lua
+-- ("{seq}" in BENCH_BODY included); a status outside 200-299, or other than
+-- BENCH_EXPECT_STATUS when that is set, counts as non2xx.
 
 local ffi = require("ffi")
 ffi.cdef [[
@@ -33,6 +35,8 @@ local method = os.getenv("BENCH_METHOD") or ""
 local token = os.getenv("BENCH_TOKEN") or ""
 local body = os.getenv("BENCH_BODY") or ""
 local max_gap_ms = tonumber(os.getenv("BENCH_MAX_GAP_MS") or "2000")
+local nonce = os.getenv("BENCH_NONCE") or "c"
+local expect = tonumber(os.getenv("BENCH_EXPECT_STATUS") or "")
 
 if method ~= "" then wrk.method = method end
 if token ~= "" then wrk.headers["Authorization"] = "Bearer " .. token end
@@ -45,10 +49,20 @@ end
 local threads = {}
 function setup(thread)
   table.insert(threads, thread)
+  thread:set("thread_number", #threads)
 end
 
 -- Thread state (globals, read back with thread:get()).
 responses, non2xx, max_gap, started, last = 0, 0, 0, 0, 0
+thread_number, sent = 0, 0
+
+if body:find("{seq}", 1, true) then
+  function request()
+    sent = sent + 1
+    local seq = nonce .. "-" .. thread_number .. "-" .. sent
+    return wrk.format(nil, nil, nil, (body:gsub("{seq}", seq)))
+  end
+end
 
 function init(args)
   started = now_ms()
@@ -60,7 +74,11 @@ function response(status, headers, body)
   if t - last > max_gap then max_gap = t - last end
   last = t
   responses = responses + 1
-  if status < 200 or status > 299 then non2xx = non2xx + 1 end
+  if expect then
+    if status ~= expect then non2xx = non2xx + 1 end
+  elseif status < 200 or status > 299 then
+    non2xx = non2xx + 1
+  end
 end
 
 function done(summary, latency, requests)

@@ -94,7 +94,7 @@ std::vector<SettingInfo> buildKnown() {
 // Keys that belong to each name of a list-valued key ("versions" -> v1, v2).
 std::vector<std::string> perNameKeys(const std::string& list, const std::string& name) {
   if (list == "versions") {
-    return {"status", "released_at", "deprecated_at", "sunset_at", "docs_url"};
+    return {"status", "released_at", "deprecated_at", "sunset_at", "docs_url", "link", "successor"};
   }
   (void)name;
   return {"prefix", "deprecated_at", "sunset_at", "link", "successor"};

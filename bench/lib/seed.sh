@@ -1,0 +1,221 @@
+# shellcheck shell=bash
+# Contacts for the benchmark, written with SQL straight into the database the
+# running rapportd uses (after its migrations ran): sqlite3 for SQLite, psql
+# for PostgreSQL. Sourced by run.sh, which sets ENGINE (sqlite|postgresql),
+# DB_URL (rapportd's database.url), COMPANY_ID and USER_ID (the registered
+# user's tenant and id) and LOGS.
+#
+# Rows are numbered i = 1, 2, ...; everything in row i is a deterministic
+# function of i (a multiplicative hash picks from the lists below), so the same
+# rows come out on both engines and in every run, and topping up from n to m
+# rows adds rows n+1..m. Row i:
+#
+#   id          cont_seed<i, 17 digits>          (26 characters, as newId's)
+#   name        "<first> <surname>"; 64 first names, 40 x 40 = 1600 surnames,
+#               so one surname is ~1/1600 of the rows (~62 in 100 000)
+#   email       <first>.<surname>.<i>@<one of 8 domains>, lower-case, unique
+#   phone       +44 <4 digits> <6 digits>; job_title one of 16
+#   tags        1% ["VIP","customer"], 10% ["customer"], 20% ["lead"], else []
+#   created_at  2023-11-14 + i x 30 s (updated_at the same); owner the user
+#
+# plus two fixed sets that do not grow with the table, for the flat-cost
+# measurement: among rows 1..10000, every 500th (i % 500 = 250) has the
+# surname "Quennell" (20 rows) and every 500th (i % 500 = 0) the tag "partner"
+# (20 rows).
+#
+# search_text is a generated column and is not written; on SQLite the FTS5
+# table contacts_search is kept by the module's insert trigger; contact_tags
+# gets one row per tag. PostgreSQL then runs VACUUM ANALYZE (planner and GIN
+# statistics: without them the planner may not use the trigram index, see
+# docs/modules/contacts.md). SQLite gets no ANALYZE: rapportd never runs it,
+# so a real database has no sqlite_stat1 and the module's SQL is written for
+# that (the unary + of rapport::addTextSearch).
+
+# The search term of contact_search: one surname (~62 rows in 100 000).
+SEED_SEARCH_TERM=hartwell
+# Fixed-size sets (20 rows whatever the table's size), see above.
+SEED_RARE_TERM=quennell
+SEED_RARE_TAG=partner
+# A tag on 1% of the rows.
+SEED_COMMON_TAG=vip
+
+# db_sql: runs the SQL on stdin against rapportd's database, stops at the
+# first error; the output (query results, one row a line, "|" between
+# columns) on stdout.
+db_sql() {
+  case $ENGINE in
+    sqlite) sqlite3 -bail -batch -noheader "${DB_URL#sqlite:}" ;;
+    postgresql) psql "$DB_URL" -X -q -A -t -v ON_ERROR_STOP=1 ;;
+    *) echo "db_sql: unknown engine '$ENGINE'" >&2; return 1 ;;
+  esac
+}
+
+# db_value SQL: the single value SQL returns.
+db_value() { printf '%s;\n' "$1" | db_sql | tail -n 1; }
+
+# sql_values 'a b c': "(0,'a'),(1,'b'),(2,'c')", the rows of a lookup table.
+sql_values() {
+  local k=0 v out=""
+  for v in $1; do
+    out+="${out:+,}($k,'${v//_/ }')"
+    k=$((k + 1))
+  done
+  printf '%s' "$out"
+}
+
+SEED_FIRST="Ada Alan Alice Amara Anna Arjun Ben Bianca Carlos Chen Chloe Daniel Diego Elena
+  Emma Ethan Fatima Felix Grace Hana Hugo Ines Isaac Ivy Jack James Jana Kai Kenji Laura Leo
+  Lina Lucas Maria Mateo Maya Mei Mohammed Nadia Noah Nora Olga Omar Oscar Paula Priya Rafael
+  Rosa Ruth Sam Sara Sofia Tariq Theo Tomas Uma Victor Wei Yara Yusuf Zara Zoe Ingrid Pablo"
+SEED_PREFIX="Ash Black Brad Brook Cald Carl Chad Dal Dun Elm Fair Fern Glad Hal Hart Hay Holl
+  Kings Lang Lock Mar Mill Mor New Nor Oak Pem Red Ros Rut Stan Stock Sut Thorn Wal Wen West
+  Whit Wood Wy"
+SEED_SUFFIX="ford ley ton wood well by field more worth combe ham shaw bridge ridge den stone
+  hurst wick land ington bury cott dale gate hill holme lake mere mouth port stead thorpe wade
+  wall win croft brook acre bourne sey"
+SEED_DOMAIN="example.com example.org example.net mail.example acme.example globex.example
+  initech.example umbrella.example"
+SEED_JOB="Account_Manager Analyst CEO CFO CTO Designer Engineer Head_of_Sales Marketing_Lead
+  Office_Manager Operations_Director Product_Manager Buyer Consultant Founder Procurement_Officer"
+
+# seed_sql FROM TO: the SQL that inserts rows FROM..TO for COMPANY_ID, in one
+# transaction.
+seed_sql() {
+  local from=$1 to=$2 numbers pad
+  local -a n=()
+  local list
+  for list in "$SEED_FIRST" "$SEED_PREFIX" "$SEED_SUFFIX" "$SEED_DOMAIN" "$SEED_JOB"; do
+    n+=("$(wc -w <<<"$list")")
+  done
+  case $ENGINE in
+    sqlite)
+      # 256 MiB page cache for this connection: the indexes are built in memory.
+      echo "PRAGMA cache_size = -262144;"
+      numbers="RECURSIVE n(i) AS (SELECT $from UNION ALL SELECT i + 1 FROM n WHERE i < $to)"
+      pad="printf('%017d', i)"
+      ;;
+    postgresql)
+      echo "SET maintenance_work_mem = '256MB'; SET work_mem = '64MB';"
+      numbers="n(i) AS (SELECT generate_series($from::bigint, $to::bigint))"
+      pad="lpad(i::text, 17, '0')"
+      ;;
+  esac
+  cat <<EOF
+BEGIN;
+CREATE TEMP TABLE seed_first (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+CREATE TEMP TABLE seed_prefix (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+CREATE TEMP TABLE seed_suffix (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+CREATE TEMP TABLE seed_domain (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+CREATE TEMP TABLE seed_job (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+INSERT INTO seed_first VALUES $(sql_values "$SEED_FIRST");
+INSERT INTO seed_prefix VALUES $(sql_values "$SEED_PREFIX");
+INSERT INTO seed_suffix VALUES $(sql_values "$SEED_SUFFIX");
+INSERT INTO seed_domain VALUES $(sql_values "$SEED_DOMAIN");
+INSERT INTO seed_job VALUES $(sql_values "$SEED_JOB");
+INSERT INTO contacts (id, company_id, name, email, phone, job_title, owner_id, tags,
+                      created_at, updated_at)
+WITH $numbers,
+h AS (
+  SELECT i, (i * 2654435761) % 4294967296 AS x1, (i * 2246822519) % 4294967296 AS x2,
+         (i * 3266489917) % 4294967296 AS x3
+  FROM n),
+p AS (
+  SELECT i, x1, x3, f.v AS first,
+         CASE WHEN i <= 10000 AND i % 500 = 250 THEN 'Quennell' ELSE sp.v || ss.v END AS surname,
+         d.v AS domain, j.v AS job,
+         CASE WHEN i <= 10000 AND i % 500 = 0 THEN '["partner"]'
+              WHEN x3 % 1000 < 10 THEN '["VIP","customer"]'
+              WHEN x3 % 1000 < 110 THEN '["customer"]'
+              WHEN x3 % 1000 < 310 THEN '["lead"]'
+              ELSE '[]' END AS tags
+  FROM h
+  JOIN seed_first f ON f.k = (x1 >> 16) % ${n[0]}
+  JOIN seed_prefix sp ON sp.k = (x2 >> 16) % ${n[1]}
+  JOIN seed_suffix ss ON ss.k = (x2 >> 8) % ${n[2]}
+  JOIN seed_domain d ON d.k = (x1 >> 8) % ${n[3]}
+  JOIN seed_job j ON j.k = (x3 >> 20) % ${n[4]})
+SELECT 'cont_seed' || $pad, '$COMPANY_ID', first || ' ' || surname,
+       lower(first || '.' || surname || '.' || i || '@' || domain),
+       '+44 ' || (1000 + (x3 >> 8) % 9000) || ' ' || (100000 + (x1 >> 4) % 900000),
+       job, '$USER_ID', tags,
+       1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
+FROM p;
+EOF
+  # One tag row per tag, from the tags just written.
+  local range="c.company_id = '$COMPANY_ID' AND c.id > 'cont_seed$(printf '%017d' $((from - 1)))'
+    AND c.id <= 'cont_seed$(printf '%017d' "$to")' AND c.tags <> '[]'"
+  case $ENGINE in
+    sqlite)
+      cat <<EOF
+INSERT INTO contact_tags (company_id, contact_id, tag_lower)
+SELECT c.company_id, c.id, lower(t.value) FROM contacts c, json_each(c.tags) t WHERE $range;
+COMMIT;
+PRAGMA wal_checkpoint(TRUNCATE);
+EOF
+      ;;
+    postgresql)
+      cat <<EOF
+INSERT INTO contact_tags (company_id, contact_id, tag_lower)
+SELECT c.company_id, c.id, lower(t) FROM contacts c, jsonb_array_elements_text(c.tags::jsonb) t
+WHERE $range;
+COMMIT;
+VACUUM ANALYZE contacts;
+VACUUM ANALYZE contact_tags;
+EOF
+      ;;
+  esac
+}
+
+# seeded_rows: how many seeded rows COMPANY_ID has (rows 1..n are seeded).
+seeded_rows() {
+  db_value "SELECT COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID'
+    AND id >= 'cont_seed' AND id < 'cont_seee'"
+}
+
+# seed_contacts ROWS: tops the tenant up to ROWS seeded contacts (nothing when
+# it has them already). Logs the time taken; sets SEED_SECONDS.
+seed_contacts() {
+  local rows=$1 have started
+  have=$(seeded_rows) || return 1
+  SEED_SECONDS=0
+  ((have < rows)) || return 0
+  log "seeding contacts $((have + 1))..$rows into $ENGINE ($COMPANY_ID)"
+  started=$(date +%s.%N)
+  seed_sql $((have + 1)) "$rows" | db_sql >/dev/null || return 1
+  SEED_SECONDS=$(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+  log "seeded $((rows - have)) contacts in ${SEED_SECONDS} s" \
+    "($(awk -v n=$((rows - have)) -v s="$SEED_SECONDS" 'BEGIN { printf "%.0f", n / (s > 0 ? s : 1) }') rows/s)"
+  [ "$(seeded_rows)" = "$rows" ] || { log "seeding left $(seeded_rows) rows, not $rows"; return 1; }
+}
+
+# seed_id I: the id of seeded row I.
+seed_id() { printf 'cont_seed%017d' "$1"; }
+
+# expected_matches TERM: contacts of the tenant whose search_text holds TERM
+# (lower-case), counted in SQL without the search index: what the API's
+# meta.total must say.
+expected_matches() {
+  local find=instr
+  [ "$ENGINE" = sqlite ] || find=strpos
+  db_value "SELECT COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID' AND $find(search_text, '$1') > 0"
+}
+
+# expected_tagged TAG: contacts of the tenant with TAG (lower-case).
+expected_tagged() {
+  db_value "SELECT COUNT(*) FROM contact_tags WHERE company_id = '$COMPANY_ID' AND tag_lower = '$1'"
+}
+
+# json_total: meta.total of the list answer on stdin.
+json_total() { grep -o '"total" *: *[0-9]*' | sed -n '1s/.*: *//p'; }
+
+# check_list QUERY EXPECTED: GET /v1/crm/contacts?QUERY answers meta.total EXPECTED.
+check_list() {
+  local answer total
+  answer=$(api GET "/v1/crm/contacts?$1") || return 1
+  total=$(json_total <<<"$answer")
+  if [ "$total" != "$2" ]; then
+    log "GET /v1/crm/contacts?$1: meta.total $total, expected $2"
+    return 1
+  fi
+  log "GET /v1/crm/contacts?$1: meta.total $total, as expected"
+}
