@@ -21,29 +21,19 @@ const char* const kNotFound = "Company not found.";
 // What a write answers (409) when the unique index on (company_id, document) refuses it.
 const char* const kDuplicateDocument = "A company with this document already exists.";
 
-// Applies the fields a PATCH sent; false when it sent none.
+// Applies the fields a PATCH sent; false when it sent none. Validation
+// refuses a null or blank name, so name is either absent or a value.
 bool merge(const CompanyInput& in, Company& company) {
   bool applied = false;
-  const auto apply = [&applied](const auto& field, auto& target) {
-    if (!field.present) return;
-    target = field.value;
-    applied = true;
-  };
-  if (in.name.present) {
-    company.name = *in.name.value;  // validation refuses a null or blank name
-    applied = true;
-  }
-  apply(in.document, company.document);
-  apply(in.industry, company.industry);
-  apply(in.website, company.website);
-  apply(in.size, company.size);
-  apply(in.annualRevenue, company.annualRevenue);
-  apply(in.phone, company.phone);
-  apply(in.notes, company.notes);
-  if (in.tags.present) {
-    company.tags = in.tags.valueOr({});  // null clears
-    applied = true;
-  }
+  applied |= in.name.applyTo(company.name);
+  applied |= in.document.applyTo(company.document);
+  applied |= in.industry.applyTo(company.industry);
+  applied |= in.website.applyTo(company.website);
+  applied |= in.size.applyTo(company.size);
+  applied |= in.annualRevenue.applyTo(company.annualRevenue);
+  applied |= in.phone.applyTo(company.phone);
+  applied |= in.notes.applyTo(company.notes);
+  applied |= in.tags.applyTo(company.tags);  // null clears
   return applied;
 }
 

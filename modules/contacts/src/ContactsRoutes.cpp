@@ -31,25 +31,15 @@ void requireUnchanged(const std::string& field, const rapport::Field<std::string
 }
 
 // Applies the fields a PATCH sent; false when it sent none that can change.
+// Validation refuses a null or blank name, so name is absent or a value.
 bool merge(const ContactInput& in, Contact& contact) {
   bool applied = false;
-  const auto apply = [&applied](const auto& field, auto& target) {
-    if (!field.present) return;
-    target = field.value;
-    applied = true;
-  };
-  if (in.name.present) {
-    contact.name = *in.name.value;  // validation refuses a null or blank name
-    applied = true;
-  }
-  apply(in.email, contact.email);
-  apply(in.phone, contact.phone);
-  apply(in.jobTitle, contact.jobTitle);
-  apply(in.notes, contact.notes);
-  if (in.tags.present) {
-    contact.tags = in.tags.valueOr({});  // null clears
-    applied = true;
-  }
+  applied |= in.name.applyTo(contact.name);
+  applied |= in.email.applyTo(contact.email);
+  applied |= in.phone.applyTo(contact.phone);
+  applied |= in.jobTitle.applyTo(contact.jobTitle);
+  applied |= in.notes.applyTo(contact.notes);
+  applied |= in.tags.applyTo(contact.tags);  // null clears
   return applied;
 }
 

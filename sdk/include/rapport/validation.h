@@ -27,12 +27,27 @@ namespace rapport {
 
 template <typename T>
 struct Field {
-  bool present = false;     // the key was in the body (possibly null)
-  std::optional<T> value;   // set when present, not null and valid
+  bool present = false;    // the key was in the body (possibly null)
+  std::optional<T> value;  // set when present, not null and valid
 
   bool isNull() const { return present && !value; }
   // Value or fallback.
   T valueOr(T fallback) const { return value ? *value : fallback; }
+
+  // PATCH semantics in one call: when the field was sent, copy it into
+  // `target` (a sent null clears it) and return true; when absent, leave
+  // `target` alone and return false. `changed |= in.phone.applyTo(row.phone);`
+  bool applyTo(std::optional<T>& target) const {
+    if (!present) return false;
+    target = value;
+    return true;
+  }
+  // The same for a target that has no null: a sent null stores `cleared`.
+  bool applyTo(T& target, T cleared = T{}) const {
+    if (!present) return false;
+    target = value ? *value : std::move(cleared);
+    return true;
+  }
 };
 
 struct StringRule {

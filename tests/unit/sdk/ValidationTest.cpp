@@ -43,6 +43,7 @@ class ValidationTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testNulCharactersAreRefused);
   CPPUNIT_TEST(testCheck);
   CPPUNIT_TEST(testHelpers);
+  CPPUNIT_TEST(testApplyToFollowsPatchSemantics);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -353,6 +354,33 @@ class ValidationTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("abc\xC3\x89"), rapport::toLower("AbC\xC3\x89"));
     CPPUNIT_ASSERT_EQUAL(std::string("a b"), rapport::trim(" \t\r\na b\n "));
     CPPUNIT_ASSERT_EQUAL(std::string(""), rapport::trim("   "));
+  }
+
+  void testApplyToFollowsPatchSemantics() {
+    Json body = Json::parse(R"({"phone": "+1 555", "notes": null})");
+    rapport::Validator v(body);
+    auto phone = v.string("phone");
+    auto notes = v.string("notes");
+    auto title = v.string("job_title");
+    auto tags = v.tags("tags");
+    v.check();
+
+    std::optional<std::string> phoneTarget = "old", notesTarget = "old", titleTarget = "old";
+    std::vector<std::string> tagsTarget = {"kept"};
+    CPPUNIT_ASSERT(phone.applyTo(phoneTarget));
+    CPPUNIT_ASSERT_EQUAL(std::string("+1 555"), *phoneTarget);
+    CPPUNIT_ASSERT(notes.applyTo(notesTarget));  // a sent null clears
+    CPPUNIT_ASSERT(!notesTarget);
+    CPPUNIT_ASSERT(!title.applyTo(titleTarget));  // absent: unchanged
+    CPPUNIT_ASSERT_EQUAL(std::string("old"), *titleTarget);
+    CPPUNIT_ASSERT(!tags.applyTo(tagsTarget));
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), tagsTarget.size());
+
+    Json cleared = Json::parse(R"({"tags": null})");
+    rapport::Validator w(cleared);
+    auto sentNull = w.tags("tags");
+    CPPUNIT_ASSERT(sentNull.applyTo(tagsTarget));  // no-null target: null stores {}
+    CPPUNIT_ASSERT(tagsTarget.empty());
   }
 };
 
