@@ -8,6 +8,7 @@
 #                [--scenarios "versions me"] [--warmup 2s] [--check-duration 5s]
 #                [--max-gap 1000] [--server-threads N] [--note TEXT]
 #                [--results FILE] [--no-build]
+#   bench/run.sh --scale "10000 1000000" [same options]
 #
 # Installs missing Debian packages (.ci/lib/deps.sh bench), builds rapportd
 # (Release, build-bench/), starts a private nginx, rapportd and a throw-away
@@ -16,6 +17,12 @@
 # machine and versions to bench/results/latest.md. Exits non-zero when a
 # scenario had non-2xx responses, socket errors, or a connection that was not
 # served. Logs: build-bench/bench-logs/<time>/.
+#
+# --scale ROWS: the flat-cost mode instead of the scenarios. Per engine, seeds
+# the first count of contacts into one tenant, measures the latency of five
+# contact lists (default order, two searches, two tags), tops up to the next
+# count, measures again, and so on; no nginx. Defaults in this mode:
+# --connections 1, --duration 5s, --results bench/results/scale.md.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,18 +41,19 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; }
 
 # --- Options --------------------------------------------------------------------
 
-DURATION=10s          # each measured wrk run
+DURATION=""           # each measured wrk run (default 10s; 5s with --scale)
 WARMUP=2s             # unrecorded wrk run before each measurement (caches, pools, threads)
-CONNECTIONS=32        # wrk keep-alive connections
+CONNECTIONS=""        # wrk keep-alive connections (default 32; 1 with --scale)
 ENGINES="sqlite postgresql"  # "none": the nginx ceiling only (no build, no rapportd)
 ONLY_SCENARIOS=""     # default: every scenario of scenarios.sh
 CHECK_DURATION=5s     # the per-connection check after each measurement
 MAX_GAP_MS=1000       # longest wait without a response allowed on one connection
 SERVER_THREADS=""     # rapportd server.threads; default: connections + 8
 NOTE=""               # recorded with the figures, e.g. "preliminary (machine busy)"
-RESULTS="$BENCH_DIR/results/latest.md"
+RESULTS=""            # default bench/results/latest.md (scale.md with --scale)
 BUILD=1
 WRK_THREADS=2         # load generator threads for the measurements (2 cores here)
+SCALE=""              # --scale: contact counts of the flat-cost mode
 
 while (($#)); do
   case $1 in
@@ -60,12 +68,30 @@ while (($#)); do
     --note) NOTE=${2?--note needs a value}; shift 2 ;;
     --results) RESULTS=${2:?--results needs a file}; shift 2 ;;
     --no-build) BUILD=0; shift ;;
+    --scale) SCALE=${2:?--scale needs contact counts, e.g. "10000 1000000"}; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 
 usage_error() { echo "bench/run.sh: $*" >&2; exit 2; }
+if [ -n "$SCALE" ]; then
+  DURATION=${DURATION:-5s} CONNECTIONS=${CONNECTIONS:-1}
+  RESULTS=${RESULTS:-$BENCH_DIR/results/scale.md}
+  previous=0
+  for rows in $SCALE; do
+    if ! [[ $rows =~ ^[1-9][0-9]*$ ]] || ((rows <= previous)); then
+      usage_error "--scale takes increasing contact counts, e.g. \"10000 1000000\""
+    fi
+    previous=$rows
+  done
+  [ -n "$ONLY_SCENARIOS" ] && usage_error "--scale measures lists, not --scenarios"
+  if [ -z "$ENGINES" ] || [ "$ENGINES" = none ]; then usage_error "--scale needs an engine"; fi
+fi
+DURATION=${DURATION:-10s} CONNECTIONS=${CONNECTIONS:-32}
+RESULTS=${RESULTS:-$BENCH_DIR/results/latest.md}
+# One connection: one wrk thread (wrk drops connections beyond a multiple of threads).
+((CONNECTIONS == 1)) && WRK_THREADS=1
 # Bounded runs only: wrk durations are a number of seconds or minutes.
 for value in "$DURATION" "$WARMUP" "$CHECK_DURATION"; do
   [[ $value =~ ^[1-9][0-9]*(s|m)?$ ]] || usage_error "durations look like 10s or 1m, got '$value'"
@@ -85,6 +111,8 @@ done
 source "$BENCH_DIR/lib/servers.sh"
 # shellcheck source=lib/api.sh
 source "$BENCH_DIR/lib/api.sh"
+# shellcheck source=lib/seed.sh
+source "$BENCH_DIR/lib/seed.sh"
 # shellcheck source=scenarios.sh
 source "$BENCH_DIR/scenarios.sh"
 
@@ -141,7 +169,7 @@ trap 'exit 143' TERM
 kv() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
 
 # Results, one entry per measured row.
-ROW_NAME=() ROW_ENGINE=() ROW_RPS=() ROW_P50=() ROW_P99=() ROW_SERVED=() ROW_OK=()
+ROW_NAME=() ROW_ENGINE=() ROW_RPS=() ROW_P50=() ROW_P90=() ROW_P99=() ROW_SERVED=() ROW_OK=()
 FAILURES=()
 
 fail() {
@@ -156,16 +184,18 @@ fail() {
 load_test() {
   local name=$1 engine=$2 url=$3
   local label="$name/$engine" file="$LOGS/$name-$engine"
+  # BENCH_NONCE differs for every wrk run, so "{seq}" bodies never repeat.
   local -a env=(BENCH_METHOD="$SCN_METHOD" BENCH_TOKEN="$SCN_TOKEN" BENCH_BODY="$SCN_BODY"
-                BENCH_MAX_GAP_MS="$SCN_MAX_GAP_MS")
+                BENCH_MAX_GAP_MS="$SCN_MAX_GAP_MS" BENCH_EXPECT_STATUS="$SCN_EXPECT")
   local -a wrk_common=(--timeout "$SCN_TIMEOUT")
   local ok=1 line check
 
   log "$label: warm-up $WARMUP, measure $DURATION (wrk -t$WRK_THREADS -c$CONNECTIONS)"
-  env "${env[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$WARMUP" "${wrk_common[@]}" \
-    -s "$BENCH_DIR/lua/measure.lua" "$url" >"$file.warmup.txt" 2>&1 || true
-  if ! env "${env[@]}" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$DURATION" "${wrk_common[@]}" \
-    --latency -s "$BENCH_DIR/lua/measure.lua" "$url" >"$file.wrk.txt" 2>&1; then
+  env "${env[@]}" BENCH_NONCE="w$RANDOM" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$WARMUP" \
+    "${wrk_common[@]}" -s "$BENCH_DIR/lua/measure.lua" "$url" >"$file.warmup.txt" 2>&1 || true
+  if ! env "${env[@]}" BENCH_NONCE="m$RANDOM" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" \
+    -d"$DURATION" "${wrk_common[@]}" --latency -s "$BENCH_DIR/lua/measure.lua" "$url" \
+    >"$file.wrk.txt" 2>&1; then
     fail "$label: wrk failed: $(tail -n 1 "$file.wrk.txt")"
     return 0
   fi
@@ -174,6 +204,10 @@ load_test() {
   # wrk counts 4xx/5xx as "status" errors; 1xx/3xx are caught by the check below.
   if (($(kv "$line" non2xx) > 0)); then
     fail "$label: $(kv "$line" non2xx) of $(kv "$line" requests) responses were 4xx/5xx"
+    ok=0
+  fi
+  if (($(kv "$line" unexpected) > 0)); then
+    fail "$label: $(kv "$line" unexpected) of $(kv "$line" requests) responses were not $SCN_EXPECT"
     ok=0
   fi
   local e errors=0
@@ -185,8 +219,9 @@ load_test() {
   fi
 
   log "$label: connection check $CHECK_DURATION (wrk -t$CONNECTIONS -c$CONNECTIONS)"
-  env "${env[@]}" wrk -t"$CONNECTIONS" -c"$CONNECTIONS" -d"$CHECK_DURATION" "${wrk_common[@]}" \
-    -s "$BENCH_DIR/lua/connections.lua" "$url" >"$file.check.txt" 2>&1 || true
+  env "${env[@]}" BENCH_NONCE="c$RANDOM" wrk -t"$CONNECTIONS" -c"$CONNECTIONS" \
+    -d"$CHECK_DURATION" "${wrk_common[@]}" -s "$BENCH_DIR/lua/connections.lua" "$url" \
+    >"$file.check.txt" 2>&1 || true
   check=$(grep '^CHECK ' "$file.check.txt") || {
     fail "$label: the connection check did not run: $(tail -n 1 "$file.check.txt")"
     check="CHECK served=? "
@@ -207,7 +242,7 @@ load_test() {
     local bad=$(($(kv "$check" non2xx) + $(kv "$check" connect) + $(kv "$check" read) +
       $(kv "$check" write) + $(kv "$check" timeout)))
     if ((bad > 0)); then
-      fail "$label: connection check: non-2xx $(kv "$check" non2xx), socket errors connect" \
+      fail "$label: connection check: ${SCN_EXPECT:+not }${SCN_EXPECT:-non-2xx} $(kv "$check" non2xx), socket errors connect" \
         "$(kv "$check" connect), read $(kv "$check" read), write $(kv "$check" write)," \
         "timeout $(kv "$check" timeout)"
       ok=0
@@ -216,6 +251,7 @@ load_test() {
 
   ROW_NAME+=("$name") ROW_ENGINE+=("$engine") ROW_RPS+=("$(kv "$line" rps)")
   ROW_P50+=("$(kv "$line" p50_ms)") ROW_P99+=("$(kv "$line" p99_ms)")
+  ROW_P90+=("$(kv "$line" p90_ms)")
   ROW_SERVED+=("$(kv "$check" served)/$CONNECTIONS") ROW_OK+=("$ok")
   log "$label: $(kv "$line" rps) req/s, p50 $(kv "$line" p50_ms) ms, p99 $(kv "$line" p99_ms) ms," \
     "connections served $(kv "$check" served)/$CONNECTIONS (min/median/max responses per" \
@@ -224,7 +260,7 @@ load_test() {
 
 # measure_ceiling LABEL: the nginx `return 200` ceiling with the same wrk parameters.
 measure_ceiling() {
-  SCN_METHOD=GET SCN_TOKEN="" SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s
+  SCN_METHOD=GET SCN_TOKEN="" SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s SCN_EXPECT=""
   load_test "$1" nginx "$NGINX_URL"
 }
 
@@ -235,6 +271,7 @@ run_scenarios() {
     read -r name access method path body <<<"$line"
     [ -z "$ONLY_SCENARIOS" ] || [[ " $ONLY_SCENARIOS " == *" $name "* ]] || continue
     SCN_METHOD=$method SCN_PATH=$path SCN_BODY=${body:-} SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s
+    SCN_EXPECT=""
     case $access in
       public) SCN_TOKEN="" ;;
       token) SCN_TOKEN=$TOKEN ;;
@@ -248,13 +285,118 @@ run_scenarios() {
     # millions of non-2xx responses.
     local -a args=(-sS --max-time 10 -o "$WORK/answer" -w '%{http_code}' -X "$SCN_METHOD")
     [ -n "$SCN_TOKEN" ] && args+=(-H "Authorization: Bearer $SCN_TOKEN")
-    [ -n "$SCN_BODY" ] && args+=(-H 'Content-Type: application/json' --data-binary "$SCN_BODY")
+    [ -n "$SCN_BODY" ] && args+=(-H 'Content-Type: application/json'
+                                 --data-binary "${SCN_BODY//\{seq\}/first-$RANDOM}")
     status=$(curl "${args[@]}" "$RAPPORT_URL$SCN_PATH") || status="no answer"
-    if [[ $status != 2?? ]]; then
+    if [[ $status != 2?? ]] || [[ -n $SCN_EXPECT && $status != "$SCN_EXPECT" ]]; then
       fail "$name/$engine: $SCN_METHOD $SCN_PATH answered $status: $(head -c 300 "$WORK/answer" 2>/dev/null)"
       continue
     fi
     load_test "$name" "$engine" "$RAPPORT_URL$SCN_PATH"
+  done
+}
+
+# --- Flat-cost mode (--scale) -----------------------------------------------------------
+
+# The lists measured at each size: "label|query". Two of them match a share of
+# the rows (their result grows with the table), two a fixed set of 20 rows
+# (lib/seed.sh), so the cost of the index lookup shows apart from the cost of
+# the result.
+SCALE_LISTS=(
+  "default order|per_page=20"
+  "search $SEED_SEARCH_TERM|search=$SEED_SEARCH_TERM&per_page=20"
+  "search $SEED_RARE_TERM|search=$SEED_RARE_TERM&per_page=20"
+  "tag $SEED_COMMON_TAG|tag=$SEED_COMMON_TAG&per_page=20"
+  "tag $SEED_RARE_TAG|tag=$SEED_RARE_TAG&per_page=20"
+)
+declare -A SCALE_RESULT=()  # "engine|rows|label" -> "rps p50 p90 p99 total ok"
+
+# expected_total QUERY: meta.total that QUERY must answer, counted in SQL.
+expected_total() {
+  case $1 in
+    search=*) local term=${1#search=}; expected_matches "${term%%&*}" ;;
+    tag=*) local tag=${1#tag=}; expected_tagged "${tag%%&*}" ;;
+    *) db_value "SELECT COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID'" ;;
+  esac
+}
+
+# list_sql QUERY: the page and count statements rapportd runs for QUERY, with
+# the values inlined (rapport::selectPage, rapport::addTextSearch and
+# rapport::addTagFilter of sdk/src/query.cpp; docs/modules/contacts.md).
+list_sql() {
+  local columns="id, name, email, phone, job_title, crm_company_id, owner_id, tags, notes,
+    created_at, updated_at" where="company_id = '$COMPANY_ID'" value
+  case $1 in
+    search=*)
+      value=${1#search=}; value=${value%%&*}
+      if [ "$ENGINE" = sqlite ]; then
+        where="+$where AND seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$value\"')"
+      else
+        where+=" AND search_text LIKE lower('%$value%') ESCAPE '\\'"
+      fi
+      ;;
+    tag=*)
+      value=${1#tag=}; value=${value%%&*}
+      [ "$ENGINE" = sqlite ] && where="+$where"
+      where+=" AND id IN (SELECT contact_id FROM contact_tags WHERE company_id = '$COMPANY_ID'
+        AND tag_lower = '$value')"
+      ;;
+  esac
+  echo "SELECT $columns FROM contacts WHERE $where ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET 0;"
+  echo "SELECT COUNT(*) AS total FROM contacts WHERE $where;"
+}
+
+# explain_lists ROWS: the plans (PostgreSQL: EXPLAIN ANALYZE, with times) of
+# every list's statements, into the log folder: the evidence when a list's
+# latency grows with the table.
+explain_lists() {
+  local rows=$1 entry statement file="$LOGS/plans-$ENGINE-$1.txt"
+  for entry in "${SCALE_LISTS[@]}"; do
+    while IFS= read -r statement; do
+      [ -n "$statement" ] || continue
+      echo "== ${entry%%|*} ($rows contacts)"
+      echo "$statement"
+      if [ "$ENGINE" = sqlite ]; then
+        printf '.timer on\nEXPLAIN QUERY PLAN %s\n%s\n' "$statement" "$statement" |
+          db_sql | grep -v '^cont_seed' | tail -n 12
+      else
+        echo "EXPLAIN (ANALYZE, BUFFERS) $statement" | db_sql
+      fi
+      echo
+    done < <(list_sql "${entry#*|}" | awk '/;$/ { print buf $0; buf = ""; next } { buf = buf $0 " " }')
+  done >"$file" 2>&1 || true
+  log "query plans: $file"
+}
+
+# scale_engine: seeds and measures every size of --scale on the running rapportd.
+scale_engine() {
+  local rows entry label query total before result
+  SCN_METHOD=GET SCN_TOKEN=$TOKEN SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s SCN_EXPECT=""
+  for rows in $SCALE; do
+    if ! seed_contacts "$rows"; then
+      fail "$ENGINE: seeding $rows contacts failed"
+      return 0
+    fi
+    # The API reads seeded rows, and every list answers what SQL counts.
+    if ! api GET "/v1/crm/contacts/$(seed_id "$rows")" | grep -q "$(seed_id "$rows")"; then
+      fail "$ENGINE: seeded contact $(seed_id "$rows") not readable through the API"
+      return 0
+    fi
+    explain_lists "$rows"
+    for entry in "${SCALE_LISTS[@]}"; do
+      label=${entry%%|*} query=${entry#*|}
+      total=$(expected_total "$query")
+      if ! check_list "$query" "$total"; then
+        fail "$ENGINE, $rows contacts: GET /v1/crm/contacts?$query does not answer meta.total $total"
+        continue
+      fi
+      before=${#ROW_NAME[@]}
+      load_test "list-$(tr -c 'a-z0-9\n' '-' <<<"$label")-$rows" "$ENGINE" \
+        "$RAPPORT_URL/v1/crm/contacts?$query"
+      ((${#ROW_NAME[@]} > before)) || continue
+      result="${ROW_RPS[$before]} ${ROW_P50[$before]} ${ROW_P90[$before]} ${ROW_P99[$before]}"
+      SCALE_RESULT["$ENGINE|$rows|$label"]="$result $total ${ROW_OK[$before]}"
+    done
   done
 }
 
@@ -263,27 +405,34 @@ run_scenarios() {
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 log "logs: $LOGS"
 
-start_nginx nginx
-measure_ceiling "nginx-start"
+if [ -z "$SCALE" ]; then
+  start_nginx nginx
+  measure_ceiling "nginx-start"
+fi
 
 for engine in $ENGINES; do
   case $engine in
     sqlite) DB_URL="sqlite:$WORK/rapport-sqlite/rapport.db" ;;
     postgresql) start_postgresql ;;
   esac
+  ENGINE=$engine
   start_rapportd "rapportd-$engine" "$DB_URL"
-  if register_user 2>>"$LOGS/prepare.log"; then
-    run_scenarios "$engine"
-  else
+  if ! register_user 2>>"$LOGS/prepare.log"; then
     fail "$engine: POST /v1/auth/register failed; see $LOGS/prepare.log"
+  elif [ -n "$SCALE" ]; then
+    scale_engine
+  else
+    run_scenarios "$engine"
   fi
   # One server at a time: the next engine is measured on a quiet machine.
   stop_process "rapportd-$engine"
   if [ "$engine" = postgresql ]; then stop_postgresql; fi
 done
 
-# Measured again at the end: the two ceilings differing shows a noisy machine.
-measure_ceiling "nginx-end"
+if [ -z "$SCALE" ]; then
+  # Measured again at the end: the two ceilings differing shows a noisy machine.
+  measure_ceiling "nginx-end"
+fi
 stop_all
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -381,23 +530,77 @@ EOF
 - Connection check: \`wrk -t$CONNECTIONS -c$CONNECTIONS -d$CHECK_DURATION\`, every connection
   answered, none waiting more than $MAX_GAP_MS ms
 - rapportd: server.threads $SERVER_THREADS, database.pool_size $SERVER_THREADS, log.level warn
-- nginx: worker_processes auto, access_log off, \`return 200 "ok"\`
+EOF
+  [ -n "$SCALE" ] || echo "- nginx: worker_processes auto, access_log off, \`return 200 \"ok\"\`"
+  ((${#SEED_LOG[@]} == 0)) || printf -- '- Seeded with SQL (bench/lib/seed.sh): %s\n' "${SEED_LOG[0]}"
+  ((${#SEED_LOG[@]} < 2)) || printf -- '  %s\n' "${SEED_LOG[@]:1}"
+  cat <<EOF
 - Versions: rapportd $(rapport_version), Release, g++ $(g++ -dumpfullversion 2>/dev/null || echo "?");
   nginx $(nginx -v 2>&1 | sed 's|.*nginx/||'); wrk $(pkg_version wrk);
   PostgreSQL $(postgres_version); SQLite $(pkg_version libsqlite3-0); Poco $(pkg_version libpoco-dev)
 
-$(table)
-
-$(ceiling_line)
-$(goal)
 EOF
+  if [ -n "$SCALE" ]; then
+    scale_tables
+  else
+    printf '%s\n\n%s\n%s\n' "$(table)" "$(ceiling_line)" "$(goal)"
+  fi
+}
+
+# scale_tables: the --scale results, per engine: each list's p50 (p99) at
+# every size, then every figure.
+scale_tables() {
+  local engine rows entry label key cells first last
+  local -a r
+  for engine in $ENGINES; do
+    echo "$engine, p50 (p99) in ms, \`wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION\`:"
+    echo
+    printf '| list |'; for rows in $SCALE; do printf ' %s contacts |' "$rows"; done
+    echo " p50 largest / smallest |"
+    printf '|---|'; for rows in $SCALE; do printf -- '--:|'; done; echo "--:|"
+    for entry in "${SCALE_LISTS[@]}"; do
+      label=${entry%%|*} cells="" first="" last=""
+      for rows in $SCALE; do
+        key="$engine|$rows|$label"
+        if [ -n "${SCALE_RESULT[$key]:-}" ]; then
+          read -r -a r <<<"${SCALE_RESULT[$key]}"
+          cells+=$(printf ' %.2f (%.2f)%s |' "${r[1]}" "${r[3]}" "$([ "${r[5]}" = 1 ] || echo ' FAILED')")
+          first=${first:-${r[1]}} last=${r[1]}
+        else
+          cells+=" - |"
+        fi
+      done
+      printf '| %s |%s %s |\n' "$label" "$cells" \
+        "$(awk -v a="$first" -v b="$last" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", b / a; else print "-" }')"
+    done
+    echo
+  done
+  echo "Every measurement (meta.total: the contacts the list matches):"
+  echo
+  echo "| engine | contacts | list | meta.total | req/s | p50 ms | p90 ms | p99 ms |"
+  echo "|---|--:|---|--:|--:|--:|--:|--:|"
+  for engine in $ENGINES; do
+    for rows in $SCALE; do
+      for entry in "${SCALE_LISTS[@]}"; do
+        label=${entry%%|*} key="$engine|$rows|$label"
+        [ -n "${SCALE_RESULT[$key]:-}" ] || continue
+        read -r -a r <<<"${SCALE_RESULT[$key]}"
+        printf '| %s | %s | %s | %s | %.0f | %.2f | %.2f | %.2f |\n' "$engine" "$rows" "$label" \
+          "${r[4]}" "${r[0]}" "${r[1]}" "${r[2]}" "${r[3]}"
+      done
+    done
+  done
 }
 
 echo
-table
-echo
-ceiling_line
-goal
+if [ -n "$SCALE" ]; then
+  scale_tables
+else
+  table
+  echo
+  ceiling_line
+  goal
+fi
 
 if ((${#FAILURES[@]})); then
   report >"$LOGS/results.md"

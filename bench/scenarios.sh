@@ -12,18 +12,52 @@
 #
 # A scenario that needs data or a computed path also defines a function
 # prepare_<NAME>, called once per engine after registration and before the
-# measurement. It may seed data with `api` (lib/api.sh) and set:
-#   SCN_PATH, SCN_BODY   the request
+# measurement (its output goes to prepare.log in the log folder). It may seed
+# data with `api` (lib/api.sh) or SQL (lib/seed.sh: seed_contacts, db_sql)
+# and set:
+#   SCN_PATH, SCN_BODY   the request; every "{seq}" in the body is replaced by
+#                        a value unique to each request (lua/measure.lua)
+#   SCN_EXPECT           the one status every response must have (e.g. 201);
+#                        default: any 2xx
 #   SCN_MAX_GAP_MS       longest wait without a response on one connection
 #                        in the check (default --max-gap, 1000 ms)
 #   SCN_TIMEOUT          wrk --timeout for a slow request (default 2s)
-# Example, GET one contact:
-#   "contact_get  token  GET  /v1/contacts/ID"
-#   prepare_contact_get() {
-#     SCN_PATH="/v1/contacts/$(api POST /v1/contacts '{"first_name":"Ada"}' | json_string id)"
-#   }
+# The contact scenarios below are examples.
 # shellcheck disable=SC2034 # read by run.sh
 SCENARIOS=(
-  "versions  public  GET  /v1/versions"
-  "me        token   GET  /v1/auth/me"
+  "versions        public  GET   /v1/versions"
+  "me              token   GET   /v1/auth/me"
+  "contact_get     token   GET   /v1/crm/contacts/SEEDED"
+  "contact_search  token   GET   /v1/crm/contacts?search=TERM&per_page=20"
+  "contact_create  token   POST  /v1/crm/contacts  {\"name\":\"New Contact {seq}\",\"email\":\"New.{seq}@Bench.Example\",\"phone\":\"+44 20 7946 0000\",\"job_title\":\"Buyer\",\"tags\":[\"lead\",\"bench\"]}"
 )
+
+# The contacts the read scenarios use: 100 000 in the benchmark tenant,
+# written with SQL (lib/seed.sh), once per engine.
+CONTACTS_ROWS=100000
+
+# One seeded contact, checked through the API first.
+prepare_contact_get() {
+  seed_contacts "$CONTACTS_ROWS" || return 1
+  SCN_PATH="/v1/crm/contacts/$(seed_id 4242)"
+  api GET "$SCN_PATH" | grep -q "\"id\":\"$(seed_id 4242)\"" || {
+    echo "GET $SCN_PATH did not answer the seeded contact" >&2
+    return 1
+  }
+}
+
+# The first page (20) of a search for one surname, which ~62 of the 100 000
+# contacts have; meta.total must match what SQL counts without the index.
+prepare_contact_search() {
+  seed_contacts "$CONTACTS_ROWS" || return 1
+  local query="search=$SEED_SEARCH_TERM&per_page=20"
+  check_list "$query" "$(expected_matches "$SEED_SEARCH_TERM")" || return 1
+  SCN_PATH="/v1/crm/contacts?$query"
+}
+
+# A new contact per request: unique name and e-mail ({seq}), two tags; 201
+# or the run fails (a duplicate e-mail would answer 409). Measured last, as it
+# adds contacts to the tenant.
+prepare_contact_create() {
+  SCN_EXPECT=201
+}

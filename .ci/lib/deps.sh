@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages Rapport needs that are missing.
 #   deps.sh build   compiler, CMake and libraries (enough to build and serve)
 #   deps.sh test    build + PostgreSQL server and test tools
-#   deps.sh bench   build + wrk and nginx for bench/
+#   deps.sh bench   build + wrk, nginx, PostgreSQL and sqlite3 for bench/
 # Uses sudo when not root. Installs nothing when everything is present.
 set -euo pipefail
 set_name=${1:-build}
@@ -10,7 +10,7 @@ set_name=${1:-build}
 build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-filesystem-dev
        libssl-dev libargon2-dev libcppunit-dev)
 test=("${build[@]}" postgresql postgresql-contrib oathtool curl)
-bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl)
+bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3)
 
 case "$set_name" in
   build) wanted=("${build[@]}") ;;

@@ -25,13 +25,19 @@ api() {
   printf '%s\n' "$out"
 }
 
-# register_user: a fresh user and company; sets TOKEN to data.token.
+# register_user: a fresh user and company; sets TOKEN to data.token, USER_ID
+# and COMPANY_ID (the tenant) to data.user.id and data.user.company_id.
 register_user() {
   local body answer
   body='{"name":"Bench","email":"bench-'$RANDOM$RANDOM'@example.com","password":"correct horse battery",'
   body+='"password_confirmation":"correct horse battery","company_name":"Bench Ltd"}'
-  TOKEN=""
+  TOKEN="" USER_ID="" COMPANY_ID=""
   answer=$(api POST /v1/auth/register "$body") || return 1
   TOKEN=$(printf '%s' "$answer" | json_string token)
   [ -n "$TOKEN" ] || { echo "no data.token in the register answer: $answer" >&2; return 1; }
+  # data.user is the only object with an "id" and a "company_id" in the answer.
+  USER_ID=$(printf '%s' "$answer" | json_string id)
+  COMPANY_ID=$(printf '%s' "$answer" | json_string company_id)
+  [[ $USER_ID == user_* && $COMPANY_ID == comp_* ]] ||
+    { echo "no data.user.id or company_id in the register answer: $answer" >&2; return 1; }
 }

@@ -31,13 +31,15 @@
 # so a real database has no sqlite_stat1 and the module's SQL is written for
 # that (the unary + of rapport::addTextSearch).
 
+SEED_LOG=()  # one line per seeding, for the results file
+
+# shellcheck disable=SC2034 # used by run.sh and scenarios.sh
 # The search term of contact_search: one surname (~62 rows in 100 000).
 SEED_SEARCH_TERM=hartwell
-# Fixed-size sets (20 rows whatever the table's size), see above.
-SEED_RARE_TERM=quennell
-SEED_RARE_TAG=partner
-# A tag on 1% of the rows.
-SEED_COMMON_TAG=vip
+# Fixed-size sets (20 rows whatever the table's size), see above, and a tag
+# on 1% of the rows.
+# shellcheck disable=SC2034
+SEED_RARE_TERM=quennell SEED_RARE_TAG=partner SEED_COMMON_TAG=vip
 
 # db_sql: runs the SQL on stdin against rapportd's database, stops at the
 # first error; the output (query results, one row a line, "|" between
@@ -142,7 +144,8 @@ SELECT 'cont_seed' || $pad, '$COMPANY_ID', first || ' ' || surname,
 FROM p;
 EOF
   # One tag row per tag, from the tags just written.
-  local range="c.company_id = '$COMPANY_ID' AND c.id > 'cont_seed$(printf '%017d' $((from - 1)))'
+  local range
+  range="c.company_id = '$COMPANY_ID' AND c.id > 'cont_seed$(printf '%017d' $((from - 1)))'
     AND c.id <= 'cont_seed$(printf '%017d' "$to")' AND c.tags <> '[]'"
   case $ENGINE in
     sqlite)
@@ -183,8 +186,10 @@ seed_contacts() {
   started=$(date +%s.%N)
   seed_sql $((have + 1)) "$rows" | db_sql >/dev/null || return 1
   SEED_SECONDS=$(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-  log "seeded $((rows - have)) contacts in ${SEED_SECONDS} s" \
-    "($(awk -v n=$((rows - have)) -v s="$SEED_SECONDS" 'BEGIN { printf "%.0f", n / (s > 0 ? s : 1) }') rows/s)"
+  local rate
+  rate=$(awk -v n=$((rows - have)) -v s="$SEED_SECONDS" 'BEGIN { printf "%.0f", n / (s > 0 ? s : 1) }')
+  log "seeded $((rows - have)) contacts in ${SEED_SECONDS} s ($rate rows/s)"
+  SEED_LOG+=("$ENGINE, contacts $((have + 1))..$rows: ${SEED_SECONDS} s ($rate rows/s)")
   [ "$(seeded_rows)" = "$rows" ] || { log "seeding left $(seeded_rows) rows, not $rows"; return 1; }
 }
 

@@ -71,13 +71,14 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-// What the transport refused to read, in the API's shape.
+// What the transport refused to read, in the API's shape. A missing length
+// is judged after routing (checkLength): an unknown path or a wrong method
+// answers 404/405 whatever its framing.
 void checkRead(const RawRequest& raw) {
   switch (raw.readState) {
     case ReadState::Complete:
-      return;
     case ReadState::LengthRequired:
-      throw rapport::Error(411, rapport::Error::genericMessage(411));
+      return;
     case ReadState::TooLarge:
       throw rapport::Error(413, rapport::Error::genericMessage(413));
     case ReadState::Incomplete:
@@ -90,6 +91,12 @@ void checkRead(const RawRequest& raw) {
       throw rapport::Error(431, "Request header fields too large.");
     case ReadState::VersionNotSupported:
       throw rapport::Error(505, "HTTP version not supported.");
+  }
+}
+
+void checkLength(const RawRequest& raw) {
+  if (raw.readState == ReadState::LengthRequired) {
+    throw rapport::Error(411, rapport::Error::genericMessage(411));
   }
 }
 
@@ -219,6 +226,7 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
     throw rapport::Error(405, rapport::Error::genericMessage(405))
         .withHeader("Allow", joined(match.allowed));
   }
+  checkLength(raw);
   const Route& route = *match.route;
   ctx.owner = route.owner;
   authorize(route, ctx.identity);
