@@ -26,7 +26,8 @@ std::string WhereClause::sql() const {
 }
 
 ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
-                    const WhereClause& where, const Sort& sort, const PageRequest& page) {
+                    const WhereClause& where, const Sort& sort, const PageRequest& page,
+                    std::string_view countsTable) {
   const std::string from = std::string(table) + " WHERE " + where.sql();
   Params pageParams = where.params();
   pageParams.insert(pageParams.end(), {page.perPage, page.offset()});
@@ -34,8 +35,15 @@ ListPage selectPage(Queryable& db, std::string_view columns, std::string_view ta
   out.rows = db.query("SELECT " + std::string(columns) + " FROM " + from + " " +
                           orderByClause(sort) + " LIMIT ? OFFSET ?",
                       pageParams);
-  out.total =
-      db.query("SELECT COUNT(*) AS total FROM " + from, where.params()).front().i64("total");
+  if (!countsTable.empty() && !where.filtered()) {
+    const Result counted =
+        db.query("SELECT total FROM " + std::string(countsTable) + " WHERE company_id = ?",
+                 {where.tenant()});
+    out.total = counted.empty() ? 0 : counted.front().i64("total");
+  } else {
+    out.total =
+        db.query("SELECT COUNT(*) AS total FROM " + from, where.params()).front().i64("total");
+  }
   return out;
 }
 

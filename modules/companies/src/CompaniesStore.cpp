@@ -113,7 +113,7 @@ bool remove(Tx& tx, const std::string& id) {
 CompanyPage list(Queryable& db, const std::string& tenant, const CompanyFilter& filter,
                  const rapport::Sort& sort, const rapport::PageRequest& page) {
   return rapport::selectPage(db, kColumns, "crm_companies", whereOf(db.dialect(), tenant, filter),
-                             sort, page);
+                             sort, page, "crm_company_counts");
 }
 
 }  // namespace companies::store

@@ -113,7 +113,7 @@ void unlinkCompany(Tx& tx, const std::string& crmCompanyId, std::int64_t now) {
 ContactPage list(Queryable& db, const std::string& tenant, const ContactFilter& filter,
                  const rapport::Sort& sort, const rapport::PageRequest& page) {
   return rapport::selectPage(db, kColumns, "contacts", whereOf(db.dialect(), tenant, filter), sort,
-                             page);
+                             page, "contact_counts");
 }
 
 }  // namespace contacts::store

@@ -75,6 +75,8 @@ class RAPPORT_SDK_API WhereClause {
   const std::string& tenant() const { return tenant_; }
   // True once addNarrowing (or a helper that uses it) has added a condition.
   bool narrowed() const { return narrowed_; }
+  // True once any condition beyond the tenant's has been added.
+  bool filtered() const { return !conditions_.empty(); }
   // "company_id = ? AND ..." ("+company_id = ? AND ..." when narrowed on SQLite).
   std::string sql() const;
   // The tenant, then the values of each condition in the order added.
@@ -97,9 +99,18 @@ struct ListPage {
 // Runs "SELECT <columns> FROM <table> WHERE <where> ORDER BY ... LIMIT ? OFFSET ?"
 // (orderByClause: ties break on id) and "SELECT COUNT(*) AS total FROM <table>
 // WHERE <where>".
+//
+// countsTable, when given, names a table (company_id TEXT PRIMARY KEY, total
+// BIGINT NOT NULL) holding the exact number of each tenant's rows of `table`,
+// kept by AFTER INSERT / AFTER DELETE row triggers on `table` (a tenant
+// without a row has none). An unfiltered list (where.filtered() is false)
+// then reads its total from there, one indexed row, instead of counting all
+// the tenant's rows: its cost stays flat however large the tenant grows. A
+// filtered list still counts its matches (cost grows with the matches, not
+// the table). modules/contacts/migrations/*/0002_contact_counts.sql is the model.
 RAPPORT_SDK_API ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
                                     const WhereClause& where, const Sort& sort,
-                                    const PageRequest& page);
+                                    const PageRequest& page, std::string_view countsTable = {});
 
 // --- Text search -------------------------------------------------------------
 

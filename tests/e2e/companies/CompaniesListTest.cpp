@@ -71,6 +71,7 @@ class CompaniesListTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testShortSearchTerms);
   CPPUNIT_TEST(testFiltersCombine);
   CPPUNIT_TEST(testOtherTenantsSeeNothing);
+  CPPUNIT_TEST(testTotalFollowsCreatesAndDeletes);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -222,6 +223,56 @@ class CompaniesListTest : public CppUnit::TestFixture {
     for (const std::string& id : {d.acme, d.beta}) {
       E2E_ASSERT_ERROR(404, client_->get("/v1/crm/companies/" + id, bearer(other.token)));
     }
+  }
+
+  // The unfiltered list reads meta.total from crm_company_counts (kept by
+  // triggers): it stays exact across creates, failed creates, deletes and
+  // another tenant's writes, and agrees with a filtered list's COUNT(*).
+  void testTotalFollowsCreatesAndDeletes() {
+    const Account account = registerUser(*client_, "companies-total");
+    const Account other = registerUser(*client_, "companies-total-other");
+    const auto total = [&](const Account& who, const std::string& query = "") {
+      return static_cast<int>(
+          getBody(*client_, who.token, "/v1/crm/companies" + query)["meta"]["total"].asInt());
+    };
+    CPPUNIT_ASSERT_EQUAL(0, total(account));
+    std::vector<std::string> made;
+    for (const char* name : {"Alpha", "Bravo", "Charlie"}) {
+      made.push_back(createCrmCompany(*client_, account.token,
+                                      Json::object({{"name", name},
+                                                    {"document", std::string("DOC-") + name},
+                                                    {"industry", "Total"}}))["id"]
+                         .asString());
+    }
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    CPPUNIT_ASSERT_EQUAL(3, total(account, "?industry=total"));
+    // A create that fails (duplicate document) rolls its count back.
+    E2E_ASSERT_ERROR(409, client_->post("/v1/crm/companies",
+                                        Json::object({{"name", "Dup"}, {"document", "DOC-Alpha"}}),
+                                        bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    // Another tenant's writes change only its own total.
+    createCrmCompany(*client_, other.token, Json::object({{"name", "Other 1"}}));
+    const std::string otherId =
+        createCrmCompany(*client_, other.token, Json::object({{"name", "Other 2"}}))["id"]
+            .asString();
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    CPPUNIT_ASSERT_EQUAL(2, total(other));
+    E2E_ASSERT_DATA(200, client_->del("/v1/crm/companies/" + otherId, bearer(other.token)));
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    CPPUNIT_ASSERT_EQUAL(1, total(other));
+    // Deletes, including a repeated one (404, nothing deleted).
+    E2E_ASSERT_DATA(200, client_->del("/v1/crm/companies/" + made[0], bearer(account.token)));
+    E2E_ASSERT_ERROR(404, client_->del("/v1/crm/companies/" + made[0], bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(2, total(account));
+    CPPUNIT_ASSERT_EQUAL(2, total(account, "?industry=total"));
+    CPPUNIT_ASSERT_EQUAL(2, total(account, "?per_page=1&page=2&sort=name"));
+    for (std::size_t i = 1; i < made.size(); ++i) {
+      E2E_ASSERT_DATA(200, client_->del("/v1/crm/companies/" + made[i], bearer(account.token)));
+    }
+    const Json empty = getBody(*client_, account.token, "/v1/crm/companies");
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, empty["meta"]["total"].asInt());
+    CPPUNIT_ASSERT(idsOf(empty).empty());
   }
 
  private:

@@ -77,6 +77,7 @@ class ContactsListTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testSearchTakesWildcardsLiterally);
   CPPUNIT_TEST(testFiltersCombine);
   CPPUNIT_TEST(testOtherTenantsSeeNothing);
+  CPPUNIT_TEST(testTotalFollowsCreatesAndDeletes);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -290,6 +291,55 @@ class ContactsListTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::int64_t(2), mine["meta"]["total"].asInt());
     const Json vip = getBody(*client_, d.account.token, "/v1/crm/contacts?tag=vip");
     CPPUNIT_ASSERT_EQUAL(std::int64_t(2), vip["meta"]["total"].asInt());
+  }
+
+  // The unfiltered list reads meta.total from contact_counts (kept by
+  // triggers): it stays exact across creates, failed creates, deletes and
+  // another tenant's writes, and agrees with a filtered list's COUNT(*).
+  void testTotalFollowsCreatesAndDeletes() {
+    const Account account = registerUser(*client_, "contacts-total");
+    const Account other = registerUser(*client_, "contacts-total-other");
+    const auto total = [&](const Account& who, const std::string& query = "") {
+      return static_cast<int>(
+          getBody(*client_, who.token, "/v1/crm/contacts" + query)["meta"]["total"].asInt());
+    };
+    CPPUNIT_ASSERT_EQUAL(0, total(account));
+    std::vector<std::string> made;
+    for (const char* name : {"Ann", "Ben", "Cy"}) {
+      made.push_back(createContact(*client_, account.token,
+                                   Json::object({{"name", name},
+                                                 {"email", std::string(name) + "@total.io"},
+                                                 {"tags", Json::Array{"t"}}}))["id"]
+                         .asString());
+    }
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    CPPUNIT_ASSERT_EQUAL(3, total(account, "?tag=t"));
+    // A create that fails (duplicate e-mail) rolls its count back.
+    E2E_ASSERT_ERROR(409, client_->post("/v1/crm/contacts",
+                                        Json::object({{"name", "Dup"}, {"email", "ann@total.io"}}),
+                                        bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    // Another tenant's writes change only its own total.
+    createContact(*client_, other.token, Json::object({{"name", "Other 1"}}));
+    const std::string otherId =
+        createContact(*client_, other.token, Json::object({{"name", "Other 2"}}))["id"].asString();
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    CPPUNIT_ASSERT_EQUAL(2, total(other));
+    E2E_ASSERT_DATA(200, client_->del("/v1/crm/contacts/" + otherId, bearer(other.token)));
+    CPPUNIT_ASSERT_EQUAL(3, total(account));
+    CPPUNIT_ASSERT_EQUAL(1, total(other));
+    // Deletes, including a repeated one (404, nothing deleted).
+    E2E_ASSERT_DATA(200, client_->del("/v1/crm/contacts/" + made[0], bearer(account.token)));
+    E2E_ASSERT_ERROR(404, client_->del("/v1/crm/contacts/" + made[0], bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(2, total(account));
+    CPPUNIT_ASSERT_EQUAL(2, total(account, "?tag=t"));
+    CPPUNIT_ASSERT_EQUAL(2, total(account, "?per_page=1&page=2&sort=name"));
+    for (std::size_t i = 1; i < made.size(); ++i) {
+      E2E_ASSERT_DATA(200, client_->del("/v1/crm/contacts/" + made[i], bearer(account.token)));
+    }
+    const Json empty = getBody(*client_, account.token, "/v1/crm/contacts");
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, empty["meta"]["total"].asInt());
+    CPPUNIT_ASSERT(idsOf(empty).empty());
   }
 
  private:

@@ -253,6 +253,13 @@ class SearchPlanTest : public CppUnit::TestFixture {
          contactPlans(where(&contacts::ContactFilter::ownerId, "user_u3"), 150)) {
       if (onSqlite()) CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
     }
+    // The unfiltered total reads the tenant's row of contact_counts (kept by
+    // triggers), not the tenant's contacts.
+    {
+      const std::string plan = contactPlans({}, 11500).back();
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contact_counts"));
+      CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "contacts"));
+    }
     // The default order walks the tenant's index instead of sorting.
     if (onSqlite()) {
       const std::string plan = contactPlans({}, 11500).front();
@@ -278,6 +285,12 @@ class SearchPlanTest : public CppUnit::TestFixture {
   }
 
   void testCompanyFiltersUseIndexes() {
+    // The unfiltered total reads the tenant's row of crm_company_counts.
+    {
+      const std::string plan = companyPlans({}, 11500).back();
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "crm_company_counts"));
+      CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "crm_companies"));
+    }
     for (const std::string& plan :
          companyPlans(where(&companies::CompanyFilter::industry, "INDUSTRY 7"), 38)) {
       if (onSqlite()) {
