@@ -30,7 +30,9 @@ std::string trimmed(const std::string& text) {
 
 // Collects one statement and remembers its keywords: an SQLite
 // "CREATE TRIGGER ... BEGIN ...; ...; END;" holds semicolons in its body and
-// ends only at a ";" right after END (the rule sqlite3_complete() uses).
+// ends only at a ";" right after END (the rule sqlite3_complete() uses). A
+// PostgreSQL "CREATE TRIGGER ... EXECUTE FUNCTION f();" has no BEGIN and ends
+// at its first ";".
 class StatementBuilder {
  public:
   void appendOpaque(std::string_view chunk, bool isComment) {
@@ -45,6 +47,7 @@ class StatementBuilder {
     hasCode_ = true;
     lastWord_ = upper(word);
     if (leadingWords_.size() < 3) leadingWords_.push_back(lastWord_);
+    if (lastWord_ == "BEGIN" && isTrigger()) hasBody_ = true;
   }
   void appendChar(char c) {
     text_ += c;
@@ -54,7 +57,7 @@ class StatementBuilder {
     }
   }
   // Whether a ";" here ends the statement.
-  bool endsAt() const { return !isTrigger() || lastWord_ == "END"; }
+  bool endsAt() const { return !hasBody_ || lastWord_ == "END"; }
   void flushInto(std::vector<std::string>& out) {
     if (hasCode_) out.push_back(trimmed(text_));
     *this = StatementBuilder();
@@ -72,6 +75,7 @@ class StatementBuilder {
   std::string lastWord_;
   std::vector<std::string> leadingWords_;
   bool hasCode_ = false;
+  bool hasBody_ = false;  // a trigger whose BEGIN ... END body has started
 };
 
 }  // namespace

@@ -17,6 +17,7 @@ class SqlTextTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(keepsSemicolonsInsideQuotesCommentsAndBodies);
   CPPUNIT_TEST(dropsEmptyStatements);
   CPPUNIT_TEST(keepsSqliteTriggerBodiesWhole);
+  CPPUNIT_TEST(endsPostgresTriggersAtTheirSemicolon);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -80,6 +81,16 @@ class SqlTextTest : public CppUnit::TestFixture {
         "INSERT INTO log VALUES (1); END";
     CPPUNIT_ASSERT(Statements({trigger, "SELECT 1"}) ==
                    splitSqlStatements(trigger + ";\nSELECT 1;"));
+  }
+
+  // PostgreSQL triggers have no BEGIN ... END body: each ends at its ";".
+  void endsPostgresTriggersAtTheirSemicolon() {
+    const std::string first =
+        "CREATE TRIGGER a AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION count_t()";
+    const std::string second =
+        "CREATE TRIGGER b AFTER DELETE ON t FOR EACH ROW EXECUTE FUNCTION count_t()";
+    CPPUNIT_ASSERT(Statements({first, second, "SELECT 1"}) ==
+                   splitSqlStatements(first + ";\n" + second + ";\nSELECT 1;"));
   }
 };
 
