@@ -5,6 +5,9 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include "storage/ErrorMapping.h"
 
 namespace rapport::host {
@@ -67,9 +70,30 @@ void Connection::setUpSqlite(const DatabaseUrl& url, const StorageOptions& optio
   // The busy timeout first: switching to WAL takes a lock another session
   // may hold. PRAGMAs are per connection.
   runSetup("PRAGMA busy_timeout = " + std::to_string(options.sqliteBusyTimeoutMs));
-  runSetup("PRAGMA journal_mode = WAL");
+  switchToWal(options.sqliteBusyTimeoutMs);
   runSetup("PRAGMA synchronous = NORMAL");
   runSetup("PRAGMA foreign_keys = ON");
+}
+
+void Connection::switchToWal(int busyTimeoutMs) {
+  // Two processes opening a fresh database at once can both hold a shared
+  // lock while asking for the exclusive one the switch needs; SQLite then
+  // answers "database is locked" at once, without calling the busy handler
+  // (deadlock avoidance). So the wait is ours, bounded by the same timeout.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs);
+  for (;;) {
+    try {
+      runSetup("PRAGMA journal_mode = WAL");
+      return;
+    } catch (...) {
+      const DbError error = currentDbError();
+      if (error.kind() != DbError::Kind::Busy || std::chrono::steady_clock::now() >= deadline) {
+        throw error;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 void Connection::setUpPostgres() {

@@ -64,6 +64,7 @@ class Connection {
 
  private:
   void setUpSqlite(const DatabaseUrl& url, const StorageOptions& options);
+  void switchToWal(int busyTimeoutMs);
   void setUpPostgres();
   void runSetup(const std::string& sql);
   std::unique_ptr<PreparedStatement> prepare(std::string_view sql, std::string_view signature);
