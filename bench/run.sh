@@ -320,30 +320,41 @@ expected_total() {
   esac
 }
 
-# list_sql QUERY: the page and count statements rapportd runs for QUERY, with
-# the values inlined (rapport::selectPage, rapport::addTextSearch and
-# rapport::addTagFilter of sdk/src/query.cpp; docs/modules/contacts.md).
+# list_sql QUERY: the page and count statements rapportd runs for QUERY (a
+# lone search or tag filter, or none), with the values inlined
+# (rapport::selectPage, rapport::addTextSearch and rapport::addTagFilter of
+# sdk/src/query.cpp; docs/modules/contacts.md).
 list_sql() {
   local columns="id, name, email, phone, job_title, crm_company_id, owner_id, tags, notes,
-    created_at, updated_at" where="company_id = '$COMPANY_ID'" value
+    created_at, updated_at" tenant="company_id = '$COMPANY_ID'" value order
+  order="ORDER BY created_at DESC, id DESC"
+  local hidden=$tenant  # SQLite: the tenant index hidden from the planner
+  if [ "$ENGINE" = sqlite ]; then hidden="+$tenant"; fi
   case $1 in
     search=*)
       value=${1#search=}; value=${value%%&*}
+      local where
       if [ "$ENGINE" = sqlite ]; then
-        where="+$where AND seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$value\"')"
+        where="$hidden AND seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$value\"')"
       else
-        where+=" AND search_text LIKE lower('%$value%') ESCAPE '\\'"
+        where="$tenant AND search_text LIKE lower('%$value%') ESCAPE '\\'"
       fi
+      echo "SELECT $columns FROM contacts WHERE $where $order LIMIT 20 OFFSET 0;"
+      echo "SELECT COUNT(*) AS total FROM contacts WHERE $where;"
       ;;
     tag=*)
       value=${1#tag=}; value=${value%%&*}
-      [ "$ENGINE" = sqlite ] && where="+$where"
-      where+=" AND id IN (SELECT contact_id FROM contact_tags WHERE company_id = '$COMPANY_ID'
-        AND tag_lower = '$value')"
+      local key="$tenant AND tag_lower = '$value'"
+      echo "SELECT $columns FROM contacts WHERE $hidden AND id IN (SELECT contact_id
+        FROM contact_tags WHERE $key ORDER BY created_at DESC, contact_id DESC LIMIT 20 OFFSET 0)
+        $order;"
+      echo "SELECT COUNT(*) AS total FROM contact_tags WHERE $key;"
+      ;;
+    *)
+      echo "SELECT $columns FROM contacts WHERE $tenant $order LIMIT 20 OFFSET 0;"
+      echo "SELECT total FROM contact_counts WHERE $tenant;"
       ;;
   esac
-  echo "SELECT $columns FROM contacts WHERE $where ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET 0;"
-  echo "SELECT COUNT(*) AS total FROM contacts WHERE $where;"
 }
 
 # explain_lists ROWS: the plans (PostgreSQL: EXPLAIN ANALYZE, with times) of

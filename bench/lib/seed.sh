@@ -162,16 +162,18 @@ EOF
   case $ENGINE in
     sqlite)
       cat <<EOF
-INSERT INTO contact_tags (company_id, contact_id, tag_lower)
-SELECT c.company_id, c.id, lower(t.value) FROM contacts c, json_each(c.tags) t WHERE $range;
+INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at)
+SELECT c.company_id, c.id, lower(t.value), c.created_at FROM contacts c, json_each(c.tags) t
+WHERE $range;
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 EOF
       ;;
     postgresql)
       cat <<EOF
-INSERT INTO contact_tags (company_id, contact_id, tag_lower)
-SELECT c.company_id, c.id, lower(t) FROM contacts c, jsonb_array_elements_text(c.tags::jsonb) t
+INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at)
+SELECT c.company_id, c.id, lower(t), c.created_at
+FROM contacts c, jsonb_array_elements_text(c.tags::jsonb) t
 WHERE $range;
 DO \$\$ BEGIN
   IF to_regclass('contact_counts') IS NOT NULL THEN

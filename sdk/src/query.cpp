@@ -13,6 +13,15 @@ void WhereClause::add(std::string_view condition, std::initializer_list<Value> v
   conditions_ += " AND ";
   conditions_ += condition;
   params_.insert(params_.end(), values);
+  ++conditionCount_;
+}
+
+void WhereClause::addSetMembership(SetTable set) {
+  addNarrowing("id IN (SELECT " + set.recordColumn + " FROM " + set.table +
+               " WHERE company_id = ? AND " + set.key + ")");
+  params_.push_back(tenant_);
+  params_.insert(params_.end(), set.keyValues.begin(), set.keyValues.end());
+  if (!set_) set_ = std::move(set);
 }
 
 void WhereClause::addNarrowing(std::string_view condition, std::initializer_list<Value> values) {
@@ -25,25 +34,83 @@ std::string WhereClause::sql() const {
   return (hideTenantIndex ? "+company_id = ?" : "company_id = ?") + conditions_;
 }
 
-ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
-                    const WhereClause& where, const Sort& sort, const PageRequest& page,
-                    std::string_view countsTable) {
-  const std::string from = std::string(table) + " WHERE " + where.sql();
-  Params pageParams = where.params();
-  pageParams.insert(pageParams.end(), {page.perPage, page.offset()});
-  ListPage out;
-  out.rows = db.query("SELECT " + std::string(columns) + " FROM " + from + " " +
-                          orderByClause(sort) + " LIMIT ? OFFSET ?",
-                      pageParams);
+namespace {
+
+// The tenant and the set's key values: the parameters of "company_id = ? AND <key>".
+Params setParams(const WhereClause& where, const WhereClause::SetTable& set) {
+  Params params{where.tenant()};
+  params.insert(params.end(), set.keyValues.begin(), set.keyValues.end());
+  return params;
+}
+
+// "SELECT <columns> FROM <table> WHERE <where> ORDER BY ... LIMIT ? OFFSET ?".
+Result selectRows(Queryable& db, std::string_view columns, std::string_view table,
+                  const WhereClause& where, const Sort& sort, const PageRequest& page) {
+  Params params = where.params();
+  params.insert(params.end(), {page.perPage, page.offset()});
+  return db.query("SELECT " + std::string(columns) + " FROM " + std::string(table) + " WHERE " +
+                      where.sql() + " " + orderByClause(sort) + " LIMIT ? OFFSET ?",
+                  params);
+}
+
+// The page of a list whose only condition is membership of `set`, in the
+// created_at order: its ids come from the set table's index (walked in
+// order, stopping after the page), then the page's rows by id. On SQLite the
+// outer tenant condition is "+company_id", so its planner looks the few ids
+// up rather than walking the tenant's rows.
+Result selectSetPage(Queryable& db, std::string_view columns, std::string_view table,
+                     const WhereClause& where, const WhereClause::SetTable& set, const Sort& sort,
+                     const PageRequest& page) {
+  const char* direction = sort.descending ? " DESC" : " ASC";
+  Params params{where.tenant()};
+  const Params inner = setParams(where, set);
+  params.insert(params.end(), inner.begin(), inner.end());
+  params.insert(params.end(), {page.perPage, page.offset()});
+  const char* tenant = where.dialect() == Dialect::SQLite ? "+company_id" : "company_id";
+  return db.query("SELECT " + std::string(columns) + " FROM " + std::string(table) + " WHERE " +
+                      tenant + " = ? AND id IN (SELECT " + set.recordColumn + " FROM " + set.table +
+                      " WHERE company_id = ? AND " + set.key + " ORDER BY created_at" + direction +
+                      ", " + set.recordColumn + direction + " LIMIT ? OFFSET ?) " +
+                      orderByClause(sort),
+                  params);
+}
+
+// meta.total: from the counts table for an unfiltered list, from the set
+// table's index for a lone set membership, else by counting the matches.
+std::int64_t countMatches(Queryable& db, std::string_view table, const WhereClause& where,
+                          std::string_view countsTable) {
   if (!countsTable.empty() && !where.filtered()) {
     const Result counted =
         db.query("SELECT total FROM " + std::string(countsTable) + " WHERE company_id = ?",
                  {where.tenant()});
-    out.total = counted.empty() ? 0 : counted.front().i64("total");
-  } else {
-    out.total =
-        db.query("SELECT COUNT(*) AS total FROM " + from, where.params()).front().i64("total");
+    return counted.empty() ? 0 : counted.front().i64("total");
   }
+  if (const WhereClause::SetTable* set = where.soleSet()) {
+    return db
+        .query(
+            "SELECT COUNT(*) AS total FROM " + set->table + " WHERE company_id = ? AND " + set->key,
+            setParams(where, *set))
+        .front()
+        .i64("total");
+  }
+  return db
+      .query("SELECT COUNT(*) AS total FROM " + std::string(table) + " WHERE " + where.sql(),
+             where.params())
+      .front()
+      .i64("total");
+}
+
+}  // namespace
+
+ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
+                    const WhereClause& where, const Sort& sort, const PageRequest& page,
+                    std::string_view countsTable) {
+  const WhereClause::SetTable* set = where.soleSet();
+  ListPage out;
+  out.rows = set != nullptr && sort.column == "created_at"
+                 ? selectSetPage(db, columns, table, where, *set, sort, page)
+                 : selectRows(db, columns, table, where, sort, page);
+  out.total = countMatches(db, table, where, countsTable);
   return out;
 }
 
@@ -92,8 +159,10 @@ void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
                     const std::vector<std::string>& tags) {
   deleteTagRows(tx, tagTable, recordId);
   const std::string insert = "INSERT INTO " + std::string(tagTable.table) + " (company_id, " +
-                             std::string(tagTable.recordColumn) + ", tag_lower) VALUES (?, ?, ?)";
-  for (const std::string& tag : tags) tx.exec(insert, {tx.companyId(), recordId, toLower(tag)});
+                             std::string(tagTable.recordColumn) +
+                             ", tag_lower, created_at) SELECT company_id, id, ?, created_at FROM " +
+                             std::string(tagTable.recordTable) + " WHERE company_id = ? AND id = ?";
+  for (const std::string& tag : tags) tx.exec(insert, {toLower(tag), tx.companyId(), recordId});
 }
 
 void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId) {
@@ -103,9 +172,10 @@ void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId) 
 }
 
 void addTagFilter(WhereClause& where, const TagTable& tagTable, std::string_view tag) {
-  where.addNarrowing("id IN (SELECT " + std::string(tagTable.recordColumn) + " FROM " +
-                         std::string(tagTable.table) + " WHERE company_id = ? AND tag_lower = ?)",
-                     {where.tenant(), toLower(tag)});
+  where.addSetMembership({.table = std::string(tagTable.table),
+                          .recordColumn = std::string(tagTable.recordColumn),
+                          .key = "tag_lower = ?",
+                          .keyValues = {toLower(tag)}});
 }
 
 std::optional<std::string> filterParam(const Request& request, std::string_view name) {

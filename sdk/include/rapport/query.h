@@ -19,9 +19,8 @@
 //     table (content = '<table>', content_rowid = 'seq', tokenize = 'trigram')
 //     kept in sync by triggers. modules/contacts/migrations is the model.
 //   - tags: the record's `tags` column holds the tags as written, as a JSON
-//     array (tagsToJsonText); a tag table (company_id, <record>_id, tag_lower)
-//     with PRIMARY KEY (<record>_id, tag_lower) and an index
-//     (company_id, tag_lower) serves the tag filter (TagTable).
+//     array (tagsToJsonText); a tag table (company_id, <record>_id, tag_lower,
+//     created_at) serves the tag filter (TagTable).
 //
 // Identifiers passed here (tables, columns, conditions) are pasted into SQL:
 // pass only the module's own constants, never input. Values are always bound.
@@ -71,8 +70,28 @@ class RAPPORT_SDK_API WhereClause {
   // index from its planner). PostgreSQL decides by statistics: no change.
   void addNarrowing(std::string_view condition, std::initializer_list<Value> values = {});
 
+  // A narrowing condition over a set table: a table of its own holding one
+  // row (company_id, <recordColumn>, ..., created_at) per member record of
+  // one tenant, and only rows of that tenant's existing records (a tag table:
+  // rows written and deleted with the record). `key` selects the members
+  // ("tag_lower = ?", bound by `keyValues`); the table's index
+  // (company_id, <key columns>, created_at, <recordColumn>) must serve it.
+  // Adds "id IN (SELECT <recordColumn> FROM <table> WHERE company_id = ? AND
+  // <key>)". When it is the clause's only condition, selectPage counts the
+  // members on that index alone and, in the default order (created_at), takes
+  // the page's ids from it too: cost flat however many records match.
+  struct SetTable {
+    std::string table;
+    std::string recordColumn;
+    std::string key;
+    Params keyValues;
+  };
+  void addSetMembership(SetTable set);
+
   Dialect dialect() const { return dialect_; }
   const std::string& tenant() const { return tenant_; }
+  // The set table when addSetMembership added the one and only condition.
+  const SetTable* soleSet() const { return conditionCount_ == 1 && set_ ? &*set_ : nullptr; }
   // True once addNarrowing (or a helper that uses it) has added a condition.
   bool narrowed() const { return narrowed_; }
   // True once any condition beyond the tenant's has been added.
@@ -88,6 +107,8 @@ class RAPPORT_SDK_API WhereClause {
   std::string conditions_;  // " AND <condition>" for each condition
   Params params_;
   bool narrowed_ = false;
+  int conditionCount_ = 0;
+  std::optional<SetTable> set_;  // the first set membership added
 };
 
 // One page of a list and the number of records matching it (meta.total).
@@ -105,9 +126,13 @@ struct ListPage {
 // kept by AFTER INSERT / AFTER DELETE row triggers on `table` (a tenant
 // without a row has none). An unfiltered list (where.filtered() is false)
 // then reads its total from there, one indexed row, instead of counting all
-// the tenant's rows: its cost stays flat however large the tenant grows. A
-// filtered list still counts its matches (cost grows with the matches, not
-// the table). modules/contacts/migrations/*/0002_contact_counts.sql is the model.
+// the tenant's rows: its cost stays flat however large the tenant grows.
+// modules/contacts/migrations/*/0002_contact_counts.sql is the model.
+//
+// A list whose only condition is a set membership (the tag filter) counts
+// and pages on the set table's index (WhereClause::addSetMembership). Other
+// filtered lists count their matches: cost grows with the matches, not the
+// table.
 RAPPORT_SDK_API ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
                                     const WhereClause& where, const Sort& sort,
                                     const PageRequest& page, std::string_view countsTable = {});
@@ -144,12 +169,17 @@ RAPPORT_SDK_API void addTextSearch(WhereClause& where, std::string_view ftsTable
 
 // --- Tags --------------------------------------------------------------------
 
-// A record type's tag table: one row (company_id, <recordColumn>, tag_lower)
-// per tag. Both names are the module's constants:
-//   constexpr rapport::TagTable kTags{"contact_tags", "contact_id"};
+// A record type's tag table: one row (company_id, <recordColumn>, tag_lower,
+// created_at) per tag, created_at copied from the record (it never changes),
+// with PRIMARY KEY (<recordColumn>, tag_lower) and an index
+// (company_id, tag_lower, created_at, <recordColumn>) that serves the tag
+// filter, its count and its default order. The names are the module's
+// constants:
+//   constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts"};
 struct TagTable {
   std::string_view table;
   std::string_view recordColumn;
+  std::string_view recordTable;  // the records: created_at is copied from there
 };
 
 // The tags, in order, as the JSON array text stored in a record's `tags`
@@ -161,13 +191,14 @@ RAPPORT_SDK_API std::vector<std::string> tagsFromJsonText(std::string_view text)
 
 // Replaces the tag rows of record `recordId` of tx's tenant by `tags`
 // (lower-cased; pass them deduplicated, as Validator::tags returns them).
+// Call it after the record's row is written: it copies its created_at.
 RAPPORT_SDK_API void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
                                     const std::vector<std::string>& tags);
 // Deletes the tag rows of record `recordId` of tx's tenant (with the record).
 RAPPORT_SDK_API void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId);
 
 // Adds the tag filter: records (by `id`) having `tag`, in any case (ASCII),
-// through the tag table's (company_id, tag_lower) index; a narrowing condition.
+// through the tag table's index; a set membership (WhereClause).
 RAPPORT_SDK_API void addTagFilter(WhereClause& where, const TagTable& tagTable,
                                   std::string_view tag);
 

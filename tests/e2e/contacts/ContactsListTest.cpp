@@ -71,6 +71,7 @@ class ContactsListTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testEmptyList);
   CPPUNIT_TEST(testSort);
   CPPUNIT_TEST(testTagFilterIgnoresCase);
+  CPPUNIT_TEST(testTagFilterPagesInEveryOrder);
   CPPUNIT_TEST(testCompanyAndOwnerFilters);
   CPPUNIT_TEST(testSearch);
   CPPUNIT_TEST(testShortSearchTerms);
@@ -188,6 +189,44 @@ class ContactsListTest : public CppUnit::TestFixture {
     const Json alice =
         E2E_ASSERT_DATA(200, client_->get("/v1/crm/contacts/" + d.alice, bearer(d.account.token)));
     CPPUNIT_ASSERT_EQUAL(std::string(R"(["VIP","Lead"])"), alice["tags"].dump());
+  }
+
+  // A tag filter alone pages from the tag table's own order (created_at):
+  // pages must still match the records' order, before and after tags change.
+  void testTagFilterPagesInEveryOrder() {
+    const Account account = registerUser(*client_, "contacts-tag-pages");
+    std::vector<std::string> made;  // oldest first
+    for (const char* name : {"Tess", "Uma", "Vic", "Wes", "Xia", "Yan"}) {
+      made.push_back(
+          createContact(*client_, account.token,
+                        Json::object({{"name", name}, {"tags", Json::Array{"pg"}}}))["id"]
+              .asString());
+    }
+    createContact(*client_, account.token, Json::object({{"name", "Zed"}}));
+    // Vic loses the tag, Zed never had it; Uma's tags change but she keeps "pg".
+    E2E_ASSERT_DATA(
+        200, client_->patch("/v1/crm/contacts/" + made[2],
+                            Json::object({{"tags", Json::Array{"other"}}}), bearer(account.token)));
+    E2E_ASSERT_DATA(200, client_->patch("/v1/crm/contacts/" + made[1],
+                                        Json::object({{"tags", Json::Array{"x", "PG"}}}),
+                                        bearer(account.token)));
+    const auto pages = [&](const std::string& sort) {
+      Ids all;
+      for (int page = 1; page <= 3; ++page) {
+        const Json body =
+            getBody(*client_, account.token,
+                    "/v1/crm/contacts?tag=pg&per_page=2&page=" + std::to_string(page) + sort);
+        CPPUNIT_ASSERT_EQUAL(std::int64_t(5), body["meta"]["total"].asInt());
+        CPPUNIT_ASSERT_EQUAL(std::int64_t(3), body["meta"]["last_page"].asInt());
+        for (const std::string& id : idsOf(body)) all.push_back(id);
+      }
+      return all;
+    };
+    const Ids newest{made[5], made[4], made[3], made[1], made[0]};
+    CPPUNIT_ASSERT(pages("") == newest);
+    CPPUNIT_ASSERT(pages("&sort=-created_at") == newest);
+    CPPUNIT_ASSERT(pages("&sort=created_at") == (Ids{made[0], made[1], made[3], made[4], made[5]}));
+    CPPUNIT_ASSERT(pages("&sort=-name") == newest);  // Yan, Xia, Wes, Uma, Tess
   }
 
   void testCompanyAndOwnerFilters() {

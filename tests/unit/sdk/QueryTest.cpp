@@ -75,6 +75,8 @@ class QueryTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTextSearchOnPostgresqlIsLike);
   CPPUNIT_TEST(testTextSearchOnSqliteUsesFts5FromThreeCharacters);
   CPPUNIT_TEST(testTagFilter);
+  CPPUNIT_TEST(testSetMembershipIsSoleOnlyAlone);
+  CPPUNIT_TEST(testSelectPageOfALoneTagFilter);
   CPPUNIT_TEST(testSelectPage);
   CPPUNIT_TEST(testTagsJsonRoundTrip);
   CPPUNIT_TEST(testReplaceAndDeleteTagRows);
@@ -167,7 +169,7 @@ class QueryTest : public CppUnit::TestFixture {
   }
 
   void testTagFilter() {
-    const rapport::TagTable tags{"contact_tags", "contact_id"};
+    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts"};
     for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
       WhereClause where(dialect, "comp_t");
       rapport::addTagFilter(where, tags, "VIP Lead");
@@ -177,7 +179,66 @@ class QueryTest : public CppUnit::TestFixture {
                                "company_id = ? AND tag_lower = ?)",
                            where.sql());
       CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip lead]"), show(where.params()));
+      CPPUNIT_ASSERT(where.narrowed());
+      CPPUNIT_ASSERT(where.soleSet() != nullptr);
+      CPPUNIT_ASSERT_EQUAL(std::string("contact_tags"), where.soleSet()->table);
     }
+  }
+
+  void testSetMembershipIsSoleOnlyAlone() {
+    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts"};
+    WhereClause before(Dialect::SQLite, "comp_t");
+    before.add("owner_id = ?", {"user_1"});
+    rapport::addTagFilter(before, tags, "vip");
+    CPPUNIT_ASSERT(before.soleSet() == nullptr);
+    WhereClause after(Dialect::SQLite, "comp_t");
+    rapport::addTagFilter(after, tags, "vip");
+    after.add("owner_id = ?", {"user_1"});
+    CPPUNIT_ASSERT(after.soleSet() == nullptr);
+    CPPUNIT_ASSERT(WhereClause(Dialect::SQLite, "comp_t").soleSet() == nullptr);
+  }
+
+  // A lone tag filter in the default order: the page's ids and the count
+  // come from the tag table's (company_id, tag_lower, created_at, id) index.
+  void testSelectPageOfALoneTagFilter() {
+    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts"};
+    for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
+      RecordingTx db;
+      WhereClause where(dialect, "comp_t");
+      rapport::addTagFilter(where, tags, "VIP");
+      const rapport::ListPage page = rapport::selectPage(
+          db, "id, name", "contacts", where, {.column = "created_at", .descending = true},
+          {.page = 2, .perPage = 20}, "contact_counts");
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{42}, page.total);
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, db.statements.size());
+      const std::string tenant = dialect == Dialect::SQLite ? "+company_id" : "company_id";
+      CPPUNIT_ASSERT_EQUAL(
+          "SELECT id, name FROM contacts WHERE " + tenant +
+              " = ? AND id IN (SELECT contact_id FROM contact_tags WHERE company_id = ? AND "
+              "tag_lower = ? ORDER BY created_at DESC, contact_id DESC LIMIT ? OFFSET ?) "
+              "ORDER BY created_at DESC, id DESC",
+          db.statements[0].first);
+      CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip, 20, 20]"),
+                           show(db.statements[0].second));
+      CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS total FROM contact_tags WHERE "
+                                       "company_id = ? AND tag_lower = ?"),
+                           db.statements[1].first);
+      CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, vip]"), show(db.statements[1].second));
+    }
+    // Another order still counts on the tag table, and pages the records.
+    RecordingTx db;
+    WhereClause where(Dialect::PostgreSQL, "comp_t");
+    rapport::addTagFilter(where, tags, "vip");
+    rapport::selectPage(db, "id", "contacts", where, {.column = "lower(name)", .descending = false},
+                        {.page = 1, .perPage = 5});
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("SELECT id FROM contacts WHERE company_id = ? AND id IN (SELECT contact_id "
+                    "FROM contact_tags WHERE company_id = ? AND tag_lower = ?) "
+                    "ORDER BY lower(name) ASC, id ASC LIMIT ? OFFSET ?"),
+        db.statements[0].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS total FROM contact_tags WHERE "
+                                     "company_id = ? AND tag_lower = ?"),
+                         db.statements[1].first);
   }
 
   void testSelectPage() {
@@ -214,20 +275,21 @@ class QueryTest : public CppUnit::TestFixture {
   }
 
   void testReplaceAndDeleteTagRows() {
-    const rapport::TagTable tags{"crm_company_tags", "crm_company_id"};
+    const rapport::TagTable tags{"crm_company_tags", "crm_company_id", "crm_companies"};
     RecordingTx tx;
     rapport::replaceTagRows(tx, tags, "comp_r", {"VIP", "Lead"});
     CPPUNIT_ASSERT_EQUAL(std::size_t{3}, tx.statements.size());
     const std::string del =
         "DELETE FROM crm_company_tags WHERE company_id = ? AND crm_company_id = ?";
     const std::string ins =
-        "INSERT INTO crm_company_tags (company_id, crm_company_id, tag_lower) VALUES (?, ?, ?)";
+        "INSERT INTO crm_company_tags (company_id, crm_company_id, tag_lower, created_at) "
+        "SELECT company_id, id, ?, created_at FROM crm_companies WHERE company_id = ? AND id = ?";
     CPPUNIT_ASSERT_EQUAL(del, tx.statements[0].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r]"), show(tx.statements[0].second));
     CPPUNIT_ASSERT_EQUAL(ins, tx.statements[1].first);
-    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r, vip]"), show(tx.statements[1].second));
+    CPPUNIT_ASSERT_EQUAL(std::string("[vip, comp_t, comp_r]"), show(tx.statements[1].second));
     CPPUNIT_ASSERT_EQUAL(ins, tx.statements[2].first);
-    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r, lead]"), show(tx.statements[2].second));
+    CPPUNIT_ASSERT_EQUAL(std::string("[lead, comp_t, comp_r]"), show(tx.statements[2].second));
 
     RecordingTx cleared;
     rapport::replaceTagRows(cleared, tags, "comp_r", {});

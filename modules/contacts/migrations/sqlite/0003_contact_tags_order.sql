@@ -1,0 +1,9 @@
+-- Each tag row carries its record's created_at (copied when the row is
+-- written; it never changes), indexed after the tag: a list filtered by one
+-- tag alone counts its matches and takes its newest-first page from this
+-- index, without reading the records it does not return
+-- (docs/modules/contacts.md, "The tag filter").
+ALTER TABLE contact_tags ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
+UPDATE contact_tags SET created_at = (SELECT r.created_at FROM contacts r WHERE r.id = contact_tags.contact_id);
+CREATE INDEX contact_tags_ordered ON contact_tags (company_id, tag_lower, created_at, contact_id);
+DROP INDEX contact_tags_lookup;
