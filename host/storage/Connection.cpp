@@ -80,8 +80,7 @@ void Connection::switchToWal(int busyTimeoutMs) {
   // lock while asking for the exclusive one the switch needs; SQLite then
   // answers "database is locked" at once, without calling the busy handler
   // (deadlock avoidance). So the wait is ours, bounded by the same timeout.
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs);
   for (;;) {
     try {
       runSetup("PRAGMA journal_mode = WAL");
