@@ -75,8 +75,9 @@ Result selectSetPage(Queryable& db, std::string_view columns, std::string_view t
                   params);
 }
 
-// meta.total: from the counts table for an unfiltered list, from the set
-// table's index for a lone set membership, else by counting the matches.
+// meta.total: from the counts table for an unfiltered list, from the set's
+// counts table (or index) for a lone set membership, else by counting the
+// matches.
 std::int64_t countMatches(Queryable& db, std::string_view table, const WhereClause& where,
                           std::string_view countsTable) {
   if (!countsTable.empty() && !where.filtered()) {
@@ -86,12 +87,16 @@ std::int64_t countMatches(Queryable& db, std::string_view table, const WhereClau
     return counted.empty() ? 0 : counted.front().i64("total");
   }
   if (const WhereClause::SetTable* set = where.soleSet()) {
-    return db
-        .query(
-            "SELECT COUNT(*) AS total FROM " + set->table + " WHERE company_id = ? AND " + set->key,
-            setParams(where, *set))
-        .front()
-        .i64("total");
+    const std::string condition = " WHERE company_id = ? AND " + set->key;
+    if (set->countsTable.empty()) {
+      return db
+          .query("SELECT COUNT(*) AS total FROM " + set->table + condition, setParams(where, *set))
+          .front()
+          .i64("total");
+    }
+    const Result counted =
+        db.query("SELECT total FROM " + set->countsTable + condition, setParams(where, *set));
+    return counted.empty() ? 0 : counted.front().i64("total");
   }
   return db
       .query("SELECT COUNT(*) AS total FROM " + std::string(table) + " WHERE " + where.sql(),
@@ -175,7 +180,8 @@ void addTagFilter(WhereClause& where, const TagTable& tagTable, std::string_view
   where.addSetMembership({.table = std::string(tagTable.table),
                           .recordColumn = std::string(tagTable.recordColumn),
                           .key = "tag_lower = ?",
-                          .keyValues = {toLower(tag)}});
+                          .keyValues = {toLower(tag)},
+                          .countsTable = std::string(tagTable.countsTable)});
 }
 
 std::optional<std::string> filterParam(const Request& request, std::string_view name) {

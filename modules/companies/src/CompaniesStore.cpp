@@ -17,7 +17,8 @@ const std::string kColumns =
     "created_at, updated_at";
 
 // The tag filter's table: one row per tag of a CRM company.
-constexpr rapport::TagTable kTags{"crm_company_tags", "crm_company_id", "crm_companies"};
+constexpr rapport::TagTable kTags{"crm_company_tags", "crm_company_id", "crm_companies",
+                                  "crm_company_tag_counts"};
 
 // Every filter is served by an index (docs/modules/companies.md shows the plans):
 // the search by the trigram index on search_text (rapport::addTextSearch), the

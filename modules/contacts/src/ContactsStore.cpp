@@ -17,7 +17,7 @@ const std::string kColumns =
     "updated_at";
 
 // The tag filter's table: one row per tag of a contact.
-constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts"};
+constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts", "contact_tag_counts"};
 
 // Every filter is served by an index (docs/modules/contacts.md shows the plans):
 // the search by the trigram index on search_text (rapport::addTextSearch), the

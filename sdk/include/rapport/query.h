@@ -20,7 +20,7 @@
 //     kept in sync by triggers. modules/contacts/migrations is the model.
 //   - tags: the record's `tags` column holds the tags as written, as a JSON
 //     array (tagsToJsonText); a tag table (company_id, <record>_id, tag_lower,
-//     created_at) serves the tag filter (TagTable).
+//     created_at) and its counts table serve the tag filter (TagTable).
 //
 // Identifiers passed here (tables, columns, conditions) are pasted into SQL:
 // pass only the module's own constants, never input. Values are always bound.
@@ -77,14 +77,17 @@ class RAPPORT_SDK_API WhereClause {
   // ("tag_lower = ?", bound by `keyValues`); the table's index
   // (company_id, <key columns>, created_at, <recordColumn>) must serve it.
   // Adds "id IN (SELECT <recordColumn> FROM <table> WHERE company_id = ? AND
-  // <key>)". When it is the clause's only condition, selectPage counts the
-  // members on that index alone and, in the default order (created_at), takes
-  // the page's ids from it too: cost flat however many records match.
+  // <key>)". When it is the clause's only condition, selectPage takes the
+  // page's ids from that index in the default order (created_at), and the
+  // total from `countsTable` (company_id, <key columns>, total), which
+  // triggers on the set table keep exact (no row: 0): cost flat however many
+  // records match. Without a countsTable it counts the set table's rows.
   struct SetTable {
     std::string table;
     std::string recordColumn;
     std::string key;
     Params keyValues;
+    std::string countsTable;  // optional
   };
   void addSetMembership(SetTable set);
 
@@ -129,10 +132,10 @@ struct ListPage {
 // the tenant's rows: its cost stays flat however large the tenant grows.
 // modules/contacts/migrations/*/0002_contact_counts.sql is the model.
 //
-// A list whose only condition is a set membership (the tag filter) counts
-// and pages on the set table's index (WhereClause::addSetMembership). Other
-// filtered lists count their matches: cost grows with the matches, not the
-// table.
+// A list whose only condition is a set membership (the tag filter) pages on
+// the set table's index and reads its total from the set's counts table
+// (WhereClause::addSetMembership). Other filtered lists count their matches:
+// cost grows with the matches, not the table.
 RAPPORT_SDK_API ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
                                     const WhereClause& where, const Sort& sort,
                                     const PageRequest& page, std::string_view countsTable = {});
@@ -173,13 +176,17 @@ RAPPORT_SDK_API void addTextSearch(WhereClause& where, std::string_view ftsTable
 // created_at) per tag, created_at copied from the record (it never changes),
 // with PRIMARY KEY (<recordColumn>, tag_lower) and an index
 // (company_id, tag_lower, created_at, <recordColumn>) that serves the tag
-// filter, its count and its default order. The names are the module's
-// constants:
-//   constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts"};
+// filter and its default order; and a counts table (company_id, tag_lower,
+// total), PRIMARY KEY (company_id, tag_lower), kept by row triggers on the
+// tag table, for the filter's total. The names are the module's constants
+// (modules/contacts/migrations/*/0003_contact_tags_order.sql is the model):
+//   constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts",
+//                                     "contact_tag_counts"};
 struct TagTable {
   std::string_view table;
   std::string_view recordColumn;
   std::string_view recordTable;  // the records: created_at is copied from there
+  std::string_view countsTable;  // records per tag and tenant
 };
 
 // The tags, in order, as the JSON array text stored in a record's `tags`

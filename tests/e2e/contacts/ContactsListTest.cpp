@@ -227,6 +227,36 @@ class ContactsListTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(pages("&sort=-created_at") == newest);
     CPPUNIT_ASSERT(pages("&sort=created_at") == (Ids{made[0], made[1], made[3], made[4], made[5]}));
     CPPUNIT_ASSERT(pages("&sort=-name") == newest);  // Yan, Xia, Wes, Uma, Tess
+
+    // The tag's total follows every write that adds or removes the tag, and
+    // nothing else: a refused create rolls its tag rows back with it.
+    const auto total = [&](const std::string& tag) {
+      return getBody(*client_, account.token, "/v1/crm/contacts?tag=" + tag)["meta"]["total"]
+          .asInt();
+    };
+    createContact(*client_, account.token,
+                  Json::object({{"name", "Ally"}, {"email", "dup@tag-pages.io"}}));
+    E2E_ASSERT_ERROR(409, client_->post("/v1/crm/contacts",
+                                        Json::object({{"name", "Dup"},
+                                                      {"email", "dup@tag-pages.io"},
+                                                      {"tags", Json::Array{"pg"}}}),
+                                        bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(5), total("pg"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1), total("OTHER"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(0), total("never-used"));
+    E2E_ASSERT_DATA(200, client_->del("/v1/crm/contacts/" + made[2], bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(0), total("other"));
+    for (const std::string& id : newest) {
+      E2E_ASSERT_DATA(200, client_->del("/v1/crm/contacts/" + id, bearer(account.token)));
+    }
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(0), total("pg"));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("[]"),
+        getBody(*client_, account.token, "/v1/crm/contacts?tag=pg")["data"].dump());
+    // A tag used again after its last record went starts from one.
+    createContact(*client_, account.token,
+                  Json::object({{"name", "Bo"}, {"tags", Json::Array{"pg"}}}));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1), total("pg"));
   }
 
   void testCompanyAndOwnerFilters() {

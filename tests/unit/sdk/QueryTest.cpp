@@ -169,7 +169,7 @@ class QueryTest : public CppUnit::TestFixture {
   }
 
   void testTagFilter() {
-    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts"};
+    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts", "contact_tag_counts"};
     for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
       WhereClause where(dialect, "comp_t");
       rapport::addTagFilter(where, tags, "VIP Lead");
@@ -186,7 +186,7 @@ class QueryTest : public CppUnit::TestFixture {
   }
 
   void testSetMembershipIsSoleOnlyAlone() {
-    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts"};
+    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts", "contact_tag_counts"};
     WhereClause before(Dialect::SQLite, "comp_t");
     before.add("owner_id = ?", {"user_1"});
     rapport::addTagFilter(before, tags, "vip");
@@ -198,10 +198,11 @@ class QueryTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(WhereClause(Dialect::SQLite, "comp_t").soleSet() == nullptr);
   }
 
-  // A lone tag filter in the default order: the page's ids and the count
-  // come from the tag table's (company_id, tag_lower, created_at, id) index.
+  // A lone tag filter in the default order: the page's ids come from the tag
+  // table's (company_id, tag_lower, created_at, id) index, the total from
+  // the tag counts table.
   void testSelectPageOfALoneTagFilter() {
-    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts"};
+    const rapport::TagTable tags{"contact_tags", "contact_id", "contacts", "contact_tag_counts"};
     for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
       RecordingTx db;
       WhereClause where(dialect, "comp_t");
@@ -220,12 +221,13 @@ class QueryTest : public CppUnit::TestFixture {
           db.statements[0].first);
       CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip, 20, 20]"),
                            show(db.statements[0].second));
-      CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS total FROM contact_tags WHERE "
-                                       "company_id = ? AND tag_lower = ?"),
-                           db.statements[1].first);
+      CPPUNIT_ASSERT_EQUAL(
+          std::string(
+              "SELECT total FROM contact_tag_counts WHERE company_id = ? AND tag_lower = ?"),
+          db.statements[1].first);
       CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, vip]"), show(db.statements[1].second));
     }
-    // Another order still counts on the tag table, and pages the records.
+    // Another order still reads the total from the counts, and pages the records.
     RecordingTx db;
     WhereClause where(Dialect::PostgreSQL, "comp_t");
     rapport::addTagFilter(where, tags, "vip");
@@ -236,9 +238,23 @@ class QueryTest : public CppUnit::TestFixture {
                     "FROM contact_tags WHERE company_id = ? AND tag_lower = ?) "
                     "ORDER BY lower(name) ASC, id ASC LIMIT ? OFFSET ?"),
         db.statements[0].first);
-    CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS total FROM contact_tags WHERE "
-                                     "company_id = ? AND tag_lower = ?"),
-                         db.statements[1].first);
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("SELECT total FROM contact_tag_counts WHERE company_id = ? AND tag_lower = ?"),
+        db.statements[1].first);
+    // A set without a counts table counts its own rows on the index.
+    RecordingTx plain;
+    WhereClause set(Dialect::SQLite, "comp_t");
+    set.addSetMembership({.table = "deal_labels",
+                          .recordColumn = "deal_id",
+                          .key = "label = ?",
+                          .keyValues = {Value("hot")},
+                          .countsTable = {}});
+    rapport::selectPage(plain, "id", "deals", set, {.column = "created_at", .descending = false},
+                        {.page = 1, .perPage = 5});
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("SELECT COUNT(*) AS total FROM deal_labels WHERE company_id = ? AND label = ?"),
+        plain.statements[1].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, hot]"), show(plain.statements[1].second));
   }
 
   void testSelectPage() {
@@ -275,7 +291,8 @@ class QueryTest : public CppUnit::TestFixture {
   }
 
   void testReplaceAndDeleteTagRows() {
-    const rapport::TagTable tags{"crm_company_tags", "crm_company_id", "crm_companies"};
+    const rapport::TagTable tags{"crm_company_tags", "crm_company_id", "crm_companies",
+                                 "crm_company_tag_counts"};
     RecordingTx tx;
     rapport::replaceTagRows(tx, tags, "comp_r", {"VIP", "Lead"});
     CPPUNIT_ASSERT_EQUAL(std::size_t{3}, tx.statements.size());
