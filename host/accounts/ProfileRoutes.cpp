@@ -68,6 +68,8 @@ rapport::Response ProfileRoutes::update(const rapport::Request& req) {
   if (change.email) user.email = *change.email;
   user.updatedAt = ctx_.clock();
   saveProfile(user);
+  // Cached identities carry the name and e-mail (GET /auth/me).
+  ctx_.tokens.invalidateUser(user.id);
   return rapport::Response::ok(profileJson(user), "Profile updated.");
 }
 

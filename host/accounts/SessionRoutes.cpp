@@ -2,6 +2,7 @@
 
 #include "accounts/CompanyStore.h"
 #include "accounts/TokenJson.h"
+#include "http/BearerToken.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/roles.h"
@@ -30,11 +31,19 @@ rapport::Response SessionRoutes::logout(const rapport::Request& req) {
 }
 
 rapport::Response SessionRoutes::me(const rapport::Request& req) {
-  const std::optional<UserRecord> user = users::findById(ctx_.db, req.identity.userId);
-  // The token was valid a moment ago; a user deleted since is no session.
-  if (!user) throw rapport::Error::unauthorized();
+  // The token cache holds the user's public fields: most calls read nothing.
+  std::optional<UserSummary> user = ctx_.tokens.cachedUser(bearerToken(req.headers));
+  if (!user) {
+    const std::optional<UserRecord> record = users::findById(ctx_.db, req.identity.userId);
+    // The token was valid a moment ago; a user deleted since is no session.
+    if (!record) throw rapport::Error::unauthorized();
+    user = UserSummary{.name = record->name,
+                       .email = record->email,
+                       .twoFactorEnabled = record->twoFactorEnabled,
+                       .createdAt = record->createdAt};
+  }
   return rapport::Response::ok(
-      Json::object({{"id", user->id},
+      Json::object({{"id", req.identity.userId},
                     {"name", user->name},
                     {"email", user->email},
                     {"company_id", req.identity.companyId},

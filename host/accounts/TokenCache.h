@@ -24,8 +24,18 @@
 
 namespace rapport::host::accounts {
 
+// The user's public fields, read with the identity (GET /auth/me answers
+// from them without a query).
+struct UserSummary {
+  std::string name;
+  std::string email;
+  bool twoFactorEnabled = false;
+  std::int64_t createdAt = 0;  // micros
+};
+
 struct CachedToken {
   Identity identity;
+  UserSummary user;
   std::int64_t expiresAt = 0;  // the token's own expiry (micros)
   std::int64_t cachedAt = 0;   // when the database last confirmed it (micros)
 };

@@ -20,8 +20,10 @@ bool looksLikeToken(const std::string& token) {
 
 // One indexed lookup (tokens.token_hash is UNIQUE) that also checks the
 // membership (and reads its role) and that the user is not disabled.
+// The user's public fields come along for GET /auth/me (UserSummary).
 constexpr std::string_view kAuthenticateSql =
-    "SELECT t.id, t.user_id, t.company_id, t.expires_at, m.role "
+    "SELECT t.id, t.user_id, t.company_id, t.expires_at, m.role, "
+    "u.name, u.email, u.two_factor_enabled, u.created_at "
     "FROM tokens t "
     "JOIN memberships m ON m.company_id = t.company_id AND m.user_id = t.user_id "
     "JOIN users u ON u.id = t.user_id "
@@ -126,9 +128,20 @@ std::optional<CachedToken> TokenService::loadIdentity(const std::string& tokenHa
   entry.identity.companyId = row.str("company_id");
   entry.identity.role = *role;
   entry.identity.tokenId = row.str("id");
+  entry.user.name = row.str("name");
+  entry.user.email = row.str("email");
+  entry.user.twoFactorEnabled = row.flag("two_factor_enabled");
+  entry.user.createdAt = row.i64("created_at");
   entry.expiresAt = row.i64("expires_at");
   entry.cachedAt = now;
   return entry;
+}
+
+std::optional<UserSummary> TokenService::cachedUser(const std::string& bearerToken) const {
+  if (!looksLikeToken(bearerToken)) return std::nullopt;
+  const TokenCache::Lookup hit = cache_.find(rapport::sha256Hex(bearerToken));
+  if (!hit.entry) return std::nullopt;
+  return hit.entry->user;
 }
 
 std::optional<TokenService::LiveToken> TokenService::liveToken(Queryable& db,

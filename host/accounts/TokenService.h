@@ -6,7 +6,8 @@
 // is read from the membership at validation time.
 //
 // Caching and revocation: authenticate() keeps the resolved identity (user,
-// company, role: the join of tokens, memberships and users) in an in-memory
+// company, role: the join of tokens, memberships and users, with the user's
+// public fields for GET /auth/me) in an in-memory
 // cache and re-reads it once the entry is older than cacheTtlSeconds
 // (auth.token_cache_ttl, default 10). What a hit costs depends on the engine:
 //
@@ -95,8 +96,16 @@ class TokenService : public Authenticator {
   void revokeMembership(Tx& tx, const std::string& userId, const std::string& companyId);
 
   // Forgets cached identities of the user so the next request re-reads the
-  // database (membership removed or role changed, user disabled).
+  // database (membership removed or role changed, user disabled, and any
+  // change of the fields of UserSummary: profile, two-factor).
   void invalidateUser(const std::string& userId);
+
+  // The user's public fields cached with `bearerToken` (read with its
+  // identity, so at most cacheTtlSeconds old here and fresh after this
+  // instance's invalidateUser; another instance's profile change shows within
+  // cacheTtlSeconds). nullopt when the token is not cached: read the users
+  // table then. Call after authenticate() accepted the token.
+  std::optional<UserSummary> cachedUser(const std::string& bearerToken) const;
 
   // Deletes tokens that expired more than `olderThanSeconds` ago; returns how many.
   std::int64_t purgeExpired(std::int64_t olderThanSeconds);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "http/BearerToken.h"
 #include "http/Envelope.h"
 #include "http/RequestBuilder.h"
 #include "http/RequestId.h"
@@ -32,21 +33,6 @@ constexpr std::int64_t kMicrosPerSecond = 1'000'000;
 // would eat the budget of whoever shares their address.
 bool isHealthProbe(const std::string& path) {
   return path == "/healthz" || path == "/readyz";
-}
-
-// "Bearer <token>" with a case-insensitive scheme; empty when absent.
-std::string bearerToken(const rapport::Headers& headers) {
-  auto it = headers.find("Authorization");
-  if (it == headers.end()) return {};
-  const std::string& value = it->second;
-  if (value.size() <= 7) return {};
-  std::string scheme = value.substr(0, 7);
-  std::transform(scheme.begin(), scheme.end(), scheme.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (scheme != "bearer ") return {};
-  const std::size_t start = value.find_first_not_of(' ', 7);
-  const std::size_t end = value.find_last_not_of(' ');
-  return start == std::string::npos ? std::string{} : value.substr(start, end - start + 1);
 }
 
 std::string rateKey(const RawRequest& raw, const std::optional<rapport::Identity>& identity) {

@@ -54,6 +54,10 @@ class ProfileTest : public CppUnit::TestFixture {
     HttpClient client(membersServer().port());
     const Account account = registerUser(client, "update");
     const Json before = E2E_ASSERT_DATA(200, client.get("/v1/user/profile", bearer(account.token)));
+    // GET /auth/me answers from the token cache: it must follow the changes below.
+    CPPUNIT_ASSERT_EQUAL(
+        account.email,
+        E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(account.token)))["email"].asString());
     const std::string email = uniqueEmail("Renamed");
     const HttpResult result = client.patch(
         "/v1/user/profile", Json::object({{"name", "  Grace Hopper "}, {"email", email}}),
@@ -80,6 +84,7 @@ class ProfileTest : public CppUnit::TestFixture {
     E2E_ASSERT_ERROR(401, login(client, account.email, account.password));
     const Json me = E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(account.token)));
     CPPUNIT_ASSERT_EQUAL(std::string("Grace"), me["name"].asString());
+    CPPUNIT_ASSERT_EQUAL(rapport::toLower(email), me["email"].asString());
   }
 
   void testUpdateProfileValidation() {

@@ -25,6 +25,7 @@ class TokenServiceTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testOnlyTheHashIsStored);
   CPPUNIT_TEST(testAuthenticateValid);
   CPPUNIT_TEST(testAuthenticateUnknownAndMalformed);
+  CPPUNIT_TEST(testCachedUserFollowsTheCache);
   CPPUNIT_TEST(testExpiry);
   CPPUNIT_TEST(testRememberLifetime);
   CPPUNIT_TEST(testRevokeIsImmediate);
@@ -116,6 +117,35 @@ class TokenServiceTest : public CppUnit::TestFixture {
     const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
     CPPUNIT_ASSERT(!tokens_->authenticate(t.token + "x"));
     CPPUNIT_ASSERT(!tokens_->authenticate(rapport::sha256Hex(t.token)));
+  }
+
+  void testCachedUserFollowsTheCache() {
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    CPPUNIT_ASSERT(!tokens_->cachedUser(t.token));  // not authenticated yet
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
+    const std::optional<acc::UserSummary> user = tokens_->cachedUser(t.token);
+    CPPUNIT_ASSERT(user);
+    CPPUNIT_ASSERT_EQUAL(std::string("user_a_company"), user->name);
+    CPPUNIT_ASSERT_EQUAL(std::string("user_a_company@example.com"), user->email);
+    CPPUNIT_ASSERT(!user->twoFactorEnabled);
+    CPPUNIT_ASSERT_EQUAL(time_.now(), user->createdAt);
+    CPPUNIT_ASSERT(!tokens_->cachedUser("rpt_short"));
+    CPPUNIT_ASSERT(!tokens_->cachedUser("rpt_" + rapport::randomToken(32)));
+
+    // A profile change invalidates the user: the next authentication re-reads it.
+    db_->exec("UPDATE users SET name = ? WHERE id = ?", {"Renamed", userId_});
+    tokens_->invalidateUser(userId_);
+    CPPUNIT_ASSERT(!tokens_->cachedUser(t.token));
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
+    CPPUNIT_ASSERT_EQUAL(std::string("Renamed"), tokens_->cachedUser(t.token)->name);
+    // Without invalidation (another instance's change) it shows within cacheTtl.
+    db_->exec("UPDATE users SET name = ? WHERE id = ?", {"Elsewhere", userId_});
+    time_.advanceSeconds(9);
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
+    CPPUNIT_ASSERT_EQUAL(std::string("Renamed"), tokens_->cachedUser(t.token)->name);
+    time_.advanceSeconds(1);
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
+    CPPUNIT_ASSERT_EQUAL(std::string("Elsewhere"), tokens_->cachedUser(t.token)->name);
   }
 
   void testExpiry() {
