@@ -55,7 +55,9 @@ SqlDatabaseImpl::SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options)
     : url_(std::move(url)),
       pool_([this, options] { return std::make_unique<Connection>(url_, options); },
             static_cast<std::size_t>(options.poolSize),
-            std::chrono::milliseconds(options.acquireTimeoutMs)) {
+            std::chrono::milliseconds(options.acquireTimeoutMs)),
+      writers_(url_.dialect == Dialect::SQLite,
+               std::chrono::milliseconds(options.sqliteBusyTimeoutMs)) {
   pool_.prewarm(kPrewarmedSessions);
 }
 
@@ -64,6 +66,7 @@ Result SqlDatabaseImpl::query(std::string_view sql, const Params& params) {
 }
 
 std::int64_t SqlDatabaseImpl::exec(std::string_view sql, const Params& params) {
+  WriterGate::Pass pass = writers_.enter();  // exec is for writes
   return autocommit(sql, params).affected;
 }
 
@@ -82,6 +85,7 @@ Result SqlDatabaseImpl::autocommit(std::string_view sql, const Params& params) {
 
 void SqlDatabaseImpl::transaction(const std::string& companyId,
                                   const std::function<void(Tx&)>& fn) {
+  WriterGate::Pass pass = writers_.enter();
   SessionPool::Lease lease = beginTransaction();
   SqlTransaction tx(*lease, companyId, emitHook());
   try {
@@ -91,7 +95,9 @@ void SqlDatabaseImpl::transaction(const std::string& companyId,
     throw;  // the callback's exception, unchanged
   }
   commit(lease, tx);
-  lease.release();  // before the callbacks, which may use the database themselves
+  // Both before the callbacks, which may use the database themselves.
+  lease.release();
+  pass.release();
   tx.runAfterCommit();
 }
 

@@ -9,6 +9,7 @@
 #include "storage/DatabaseUrl.h"
 #include "storage/SessionPool.h"
 #include "storage/SqlDatabase.h"
+#include "storage/WriterGate.h"
 
 namespace rapport::host {
 
@@ -41,6 +42,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
 
   DatabaseUrl url_;
   SessionPool pool_;
+  WriterGate writers_;  // SQLite: one writer at a time, queued here
   mutable std::mutex hookMutex_;
   std::shared_ptr<const EmitHook> emitHook_;
 };
