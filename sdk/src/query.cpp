@@ -171,9 +171,14 @@ void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
 }
 
 void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId) {
-  tx.exec("DELETE FROM " + std::string(tagTable.table) + " WHERE company_id = ? AND " +
-              std::string(tagTable.recordColumn) + " = ?",
-          {tx.companyId(), recordId});
+  // The record's rows through the primary key (<recordColumn>, tag_lower).
+  // SQLite, without statistics, would rather walk the tenant's part of the
+  // tag index, all its tag rows, on every write (3.4 ms per create at 100k
+  // contacts): the unary + hides that index from it.
+  const char* tenant = tx.dialect() == Dialect::SQLite ? "+company_id" : "company_id";
+  tx.exec("DELETE FROM " + std::string(tagTable.table) + " WHERE " +
+              std::string(tagTable.recordColumn) + " = ? AND " + tenant + " = ?",
+          {recordId, tx.companyId()});
 }
 
 void addTagFilter(WhereClause& where, const TagTable& tagTable, std::string_view tag) {

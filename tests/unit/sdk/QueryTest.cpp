@@ -297,12 +297,12 @@ class QueryTest : public CppUnit::TestFixture {
     rapport::replaceTagRows(tx, tags, "comp_r", {"VIP", "Lead"});
     CPPUNIT_ASSERT_EQUAL(std::size_t{3}, tx.statements.size());
     const std::string del =
-        "DELETE FROM crm_company_tags WHERE company_id = ? AND crm_company_id = ?";
+        "DELETE FROM crm_company_tags WHERE crm_company_id = ? AND +company_id = ?";
     const std::string ins =
         "INSERT INTO crm_company_tags (company_id, crm_company_id, tag_lower, created_at) "
         "SELECT company_id, id, ?, created_at FROM crm_companies WHERE company_id = ? AND id = ?";
     CPPUNIT_ASSERT_EQUAL(del, tx.statements[0].first);
-    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_r]"), show(tx.statements[0].second));
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_r, comp_t]"), show(tx.statements[0].second));
     CPPUNIT_ASSERT_EQUAL(ins, tx.statements[1].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[vip, comp_t, comp_r]"), show(tx.statements[1].second));
     CPPUNIT_ASSERT_EQUAL(ins, tx.statements[2].first);
@@ -313,7 +313,13 @@ class QueryTest : public CppUnit::TestFixture {
     rapport::deleteTagRows(cleared, tags, "comp_s");
     CPPUNIT_ASSERT_EQUAL(std::size_t{2}, cleared.statements.size());
     CPPUNIT_ASSERT_EQUAL(del, cleared.statements[1].first);
-    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_s]"), show(cleared.statements[1].second));
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_s, comp_t]"), show(cleared.statements[1].second));
+
+    RecordingTx onPostgres(Dialect::PostgreSQL);
+    rapport::deleteTagRows(onPostgres, tags, "comp_s");
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("DELETE FROM crm_company_tags WHERE crm_company_id = ? AND company_id = ?"),
+        onPostgres.statements[0].first);
   }
 
   void testFilterParam() {

@@ -25,6 +25,7 @@ struct CustomFailure : std::runtime_error {
 class TransactionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(TransactionTest);
   CPPUNIT_TEST(commitsWork);
+  CPPUNIT_TEST(writesMatchingNothingCommit);
   CPPUNIT_TEST(rollsBackAndRethrowsTheSameException);
   CPPUNIT_TEST(rollsBackOnDbErrors);
   CPPUNIT_TEST(afterCommitRunsOnlyAfterCommitInOrder);
@@ -60,6 +61,18 @@ class TransactionTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(std::size_t{2}, tx.query("SELECT id FROM items").size());
     });
     CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, count());
+  }
+
+  // DELETE and UPDATE that match no row leave no statement in progress.
+  void writesMatchingNothingCommit() {
+    db_->transaction("comp_1", [](Tx& tx) {
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, tx.exec("DELETE FROM items WHERE id = ?", {404}));
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{0},
+                           tx.exec("UPDATE items SET name = ? WHERE id = ?", {"x", 404}));
+      tx.exec("INSERT INTO items (id, name) VALUES (?, ?)", {1, "a"});
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, tx.exec("DELETE FROM items WHERE id = ?", {404}));
+    });
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, count());
   }
 
   void rollsBackAndRethrowsTheSameException() {
