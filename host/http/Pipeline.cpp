@@ -11,6 +11,7 @@
 #include "http/RequestBuilder.h"
 #include "http/RequestId.h"
 #include "log/Log.h"
+#include "rapport/db.h"
 #include "rapport/error.h"
 #include "rapport/time.h"
 
@@ -116,6 +117,22 @@ RawResponse internalError() {
   return out;
 }
 
+// A database that is busy (lock wait or pool wait ran out, a deadlock that
+// outlived the retries) or unreachable: the request changed nothing and may
+// succeed if sent again, which 503 with Retry-After tells the client.
+bool isTransient(const rapport::DbError& error) {
+  return error.kind() == rapport::DbError::Kind::Busy ||
+         error.kind() == rapport::DbError::Kind::ConnectionLost;
+}
+
+RawResponse serviceUnavailable() {
+  RawResponse out;
+  out.status = 503;
+  out.headers.emplace_back("Retry-After", "1");
+  out.body = renderMessage(rapport::Error::genericMessage(503));
+  return out;
+}
+
 void logFailure(const RawRequest& raw, const std::string& requestId, const std::string& owner,
                 const char* what) {
   log::error("request failed", {{"req", requestId},
@@ -193,6 +210,9 @@ RawResponse Pipeline::respond(const RawRequest& raw, Context& ctx) const {
     return route(raw, ctx);
   } catch (const rapport::Error& error) {
     return fromError(error, raw, ctx.requestId, ctx.owner);
+  } catch (const rapport::DbError& e) {
+    logFailure(raw, ctx.requestId, ctx.owner, e.what());
+    if (isTransient(e)) return serviceUnavailable();
   } catch (const std::exception& e) {
     logFailure(raw, ctx.requestId, ctx.owner, e.what());
   } catch (...) {

@@ -344,13 +344,21 @@ HttpResult rawExchange(int port, const std::string& request) {
 
 // ---------------------------------------------------------------- database
 
-std::vector<std::vector<std::string>> queryDatabase(const std::string& databaseUrl,
-                                                    const std::string& sql) {
+namespace {
+
+void registerConnectors() {
   static std::once_flag registered;
   std::call_once(registered, [] {
     Poco::Data::SQLite::Connector::registerConnector();
     Poco::Data::PostgreSQL::Connector::registerConnector();
   });
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> queryDatabase(const std::string& databaseUrl,
+                                                    const std::string& sql) {
+  registerConnectors();
   const bool sqlite = databaseUrl.rfind("sqlite:", 0) == 0;
   Poco::Data::Session session =
       sqlite ? Poco::Data::Session("sqlite", databaseUrl.substr(7))
@@ -370,6 +378,26 @@ std::vector<std::vector<std::string>> queryDatabase(const std::string& databaseU
     out.push_back(std::move(row));
   }
   return out;
+}
+
+struct SqliteWriteLock::Held {
+  Poco::Data::Session session;
+};
+
+SqliteWriteLock::SqliteWriteLock(const std::string& databaseUrl) {
+  if (databaseUrl.rfind("sqlite:", 0) != 0)
+    throw std::invalid_argument("not SQLite: " + databaseUrl);
+  registerConnectors();
+  held_ = std::make_unique<Held>(Held{Poco::Data::Session("sqlite", databaseUrl.substr(7))});
+  held_->session << "BEGIN IMMEDIATE", Poco::Data::Keywords::now;
+}
+
+SqliteWriteLock::~SqliteWriteLock() {
+  try {
+    held_->session << "ROLLBACK", Poco::Data::Keywords::now;
+  } catch (...) {
+    // Closing the session releases the lock as well.
+  }
 }
 
 std::string sqlQuote(const std::string& text) {

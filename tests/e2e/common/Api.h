@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -125,7 +126,6 @@ std::int64_t unixNow();
 // whether it held.
 bool waitUntil(const std::function<bool()>& condition, std::chrono::milliseconds limit);
 
-
 // ---------------------------------------------------------------- raw HTTP
 
 // Writes `request` bytes as they are over a new connection and reads one
@@ -142,5 +142,20 @@ std::vector<std::vector<std::string>> queryDatabase(const std::string& databaseU
                                                     const std::string& sql);
 // 'text' with quotes doubled, for literals in queryDatabase.
 std::string sqlQuote(const std::string& text);
+
+// Holds the write lock of a SQLite database (a "sqlite:" URL) from another
+// connection until destroyed: what another process writing to the file looks
+// like to rapportd. Reads still work beside it (WAL).
+class SqliteWriteLock {
+ public:
+  explicit SqliteWriteLock(const std::string& databaseUrl);
+  ~SqliteWriteLock();
+  SqliteWriteLock(const SqliteWriteLock&) = delete;
+  SqliteWriteLock& operator=(const SqliteWriteLock&) = delete;
+
+ private:
+  struct Held;
+  std::unique_ptr<Held> held_;
+};
 
 }  // namespace rapport::e2e
