@@ -75,6 +75,11 @@ DbError::Kind classifyDriverMessage(std::string_view message) {
   return DbError::Kind::Other;
 }
 
+bool isTransactionConflict(const DbError& error) {
+  const std::string_view state = sqlState(error.what());
+  return state == "40P01" || state == "40001";
+}
+
 std::string redactSecrets(std::string message) {
   static constexpr std::string_view kKey = "password=";
   for (auto at = message.find(kKey); at != std::string::npos; at = message.find(kKey, at)) {

@@ -13,6 +13,11 @@ namespace rapport::host {
 // only inside the text ("State: 23505"), so classification reads the text.
 DbError::Kind classifyDriverMessage(std::string_view message);
 
+// True for a PostgreSQL deadlock (40P01) or serialization failure (40001):
+// the server aborted the transaction to break a conflict with another, and
+// running it again is the documented remedy.
+bool isTransactionConflict(const DbError& error);
+
 // Removes "password=..." from a message (Poco puts the connection string
 // into some of its exceptions).
 std::string redactSecrets(std::string message);

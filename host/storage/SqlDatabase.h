@@ -23,9 +23,9 @@ namespace rapport::host {
 
 struct StorageOptions {
   std::string url = "sqlite:data/rapport.db";
-  int poolSize = 16;              // sessions at most (storage.pool_size)
-  int acquireTimeoutMs = 5000;    // wait for a free session, then 503-style error
-  int sqliteBusyTimeoutMs = 5000; // SQLite lock wait
+  int poolSize = 16;               // sessions at most (storage.pool_size)
+  int acquireTimeoutMs = 5000;     // wait for a free session, then 503-style error
+  int sqliteBusyTimeoutMs = 5000;  // SQLite lock wait
 };
 
 // Called by Tx::emit inside the transaction (set by the event bus).

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "storage/ErrorMapping.h"
 #include "storage/SqlTransaction.h"
 
 namespace rapport::host {
@@ -14,6 +15,9 @@ constexpr const char* kMigrationLockKey = "8241992421273138285";
 // Sessions opened with the pool: the first request finds one ready, and a
 // wrong URL or password fails at startup rather than on the first request.
 constexpr std::size_t kPrewarmedSessions = 2;
+
+// Runs of a transaction that PostgreSQL aborted for a deadlock, at most.
+constexpr int kTransactionAttempts = 3;
 
 // The callback of withMigrationLock runs on one session. Its statements run
 // once each (DDL, ledger rows): they are not worth a prepared statement.
@@ -85,6 +89,21 @@ Result SqlDatabaseImpl::autocommit(std::string_view sql, const Params& params) {
 
 void SqlDatabaseImpl::transaction(const std::string& companyId,
                                   const std::function<void(Tx&)>& fn) {
+  // PostgreSQL breaks a deadlock (or a serialization failure) by aborting
+  // one of the transactions; it rolled back whole, so it runs again, a few
+  // times. SQLite has one writer and never needs it.
+  for (int attempt = 1;; ++attempt) {
+    try {
+      runTransaction(companyId, fn);
+      return;
+    } catch (const DbError& error) {
+      if (attempt == kTransactionAttempts || !isTransactionConflict(error)) throw;
+    }
+  }
+}
+
+void SqlDatabaseImpl::runTransaction(const std::string& companyId,
+                                     const std::function<void(Tx&)>& fn) {
   WriterGate::Pass pass = writers_.enter();
   SessionPool::Lease lease = beginTransaction();
   SqlTransaction tx(*lease, companyId, emitHook());

@@ -34,6 +34,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
 
  private:
   Result autocommit(std::string_view sql, const Params& params);
+  void runTransaction(const std::string& companyId, const std::function<void(Tx&)>& fn);
   SessionPool::Lease beginTransaction();
   void commit(SessionPool::Lease& lease, const SqlTransaction& tx);
   void lockForMigrations(Connection& connection);

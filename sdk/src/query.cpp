@@ -2,6 +2,8 @@
 // request rules they repeat (see rapport/query.h for the conventions).
 #include "rapport/query.h"
 
+#include <algorithm>
+
 #include "rapport/json.h"
 
 namespace rapport {
@@ -167,7 +169,14 @@ void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
                              std::string(tagTable.recordColumn) +
                              ", tag_lower, created_at) SELECT company_id, id, ?, created_at FROM " +
                              std::string(tagTable.recordTable) + " WHERE company_id = ? AND id = ?";
-  for (const std::string& tag : tags) tx.exec(insert, {toLower(tag), tx.companyId(), recordId});
+  // In one order everywhere: the rows' triggers lock the tenant's count row
+  // of each tag, and two writers taking them in opposite orders would
+  // deadlock on PostgreSQL.
+  std::vector<std::string> lowered;
+  lowered.reserve(tags.size());
+  for (const std::string& tag : tags) lowered.push_back(toLower(tag));
+  std::sort(lowered.begin(), lowered.end());
+  for (const std::string& tag : lowered) tx.exec(insert, {tag, tx.companyId(), recordId});
 }
 
 void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId) {

@@ -152,7 +152,10 @@ class RAPPORT_VISIBLE Database : public Queryable {
   // Runs `fn` in one transaction for `companyId` (may be empty for work that
   // belongs to no tenant). Commits when `fn` returns, rolls back when it
   // throws (and rethrows). A connection lost before any statement ran is
-  // retried once on a fresh session.
+  // retried once on a fresh session. On PostgreSQL a transaction the server
+  // aborted to break a deadlock runs again (up to 3 runs): `fn` may run more
+  // than once, so keep its effects in the database (and `tx.emit`) and put
+  // anything else in `tx.afterCommit`, which only the committed run keeps.
   virtual void transaction(const std::string& companyId, const std::function<void(Tx&)>& fn) = 0;
 };
 

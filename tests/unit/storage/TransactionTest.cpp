@@ -2,7 +2,11 @@
 // after-commit callbacks, events through the emit hook.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <algorithm>
+#include <atomic>
+#include <future>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "StorageTestSupport.h"
@@ -26,6 +30,7 @@ class TransactionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(TransactionTest);
   CPPUNIT_TEST(commitsWork);
   CPPUNIT_TEST(writesMatchingNothingCommit);
+  CPPUNIT_TEST(deadlockedTransactionRunsAgain);
   CPPUNIT_TEST(rollsBackAndRethrowsTheSameException);
   CPPUNIT_TEST(rollsBackOnDbErrors);
   CPPUNIT_TEST(afterCommitRunsOnlyAfterCommitInOrder);
@@ -73,6 +78,51 @@ class TransactionTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, tx.exec("DELETE FROM items WHERE id = ?", {404}));
     });
     CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, count());
+  }
+
+  // Two transactions that lock two rows in opposite orders: PostgreSQL
+  // aborts one to break the deadlock, and it runs again and commits.
+  void deadlockedTransactionRunsAgain() {
+    if (!onPostgres()) return;  // SQLite has one writer: no deadlock to break
+    auto options = freshOptions();
+    options.poolSize = 4;
+    auto db = openDatabase(options);
+    db->exec("CREATE TABLE pairs (id BIGINT PRIMARY KEY, marks TEXT NOT NULL)");
+    db->exec("INSERT INTO pairs (id, marks) VALUES (1, ''), (2, '')");
+    std::atomic<int> runs{0};
+    std::promise<void> firstLocked[2];
+    std::shared_future<void> locked[2] = {firstLocked[0].get_future().share(),
+                                          firstLocked[1].get_future().share()};
+    std::string failures[2];
+    const auto worker = [&](int self, std::int64_t first, std::int64_t second, const char* mark) {
+      bool waited = false;
+      try {
+        db->transaction("", [&](Tx& tx) {
+          ++runs;
+          tx.exec("UPDATE pairs SET marks = marks || ? WHERE id = ?", {mark, first});
+          if (!waited) {  // only the first run meets the other half-way
+            waited = true;
+            firstLocked[self].set_value();
+            locked[1 - self].wait();
+          }
+          tx.exec("UPDATE pairs SET marks = marks || ? WHERE id = ?", {mark, second});
+        });
+      } catch (const std::exception& e) {
+        failures[self] = e.what();
+      }
+    };
+    std::thread a(worker, 0, 1, 2, "a");
+    std::thread b(worker, 1, 2, 1, "b");
+    a.join();
+    b.join();
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(failures[0], std::string(), failures[0]);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(failures[1], std::string(), failures[1]);
+    CPPUNIT_ASSERT_EQUAL(3, runs.load());  // one of the two ran twice
+    for (const rapport::Row& row : db->query("SELECT marks FROM pairs")) {
+      std::string marks = row.str("marks");
+      std::sort(marks.begin(), marks.end());
+      CPPUNIT_ASSERT_EQUAL(std::string("ab"), marks);  // each committed once
+    }
   }
 
   void rollsBackAndRethrowsTheSameException() {
