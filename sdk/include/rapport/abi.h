@@ -16,8 +16,10 @@
 // a virtual function added or reordered). MINOR for compatible additions:
 // a module built against minor N loads in a host with minor >= N.
 //   1.1: rapport/query.h (lists, search, tags, request rules of record modules).
-#define RAPPORT_SDK_ABI_MAJOR 1
-#define RAPPORT_SDK_ABI_MINOR 1
+//   2.0: query.h's WhereClause (set memberships) and TagTable (record and
+//        counts tables) changed layout.
+#define RAPPORT_SDK_ABI_MAJOR 2
+#define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 #if defined(__GNUC__) && !defined(__clang__)
