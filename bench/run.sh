@@ -348,11 +348,11 @@ list_sql() {
       echo "SELECT $columns FROM contacts WHERE $hidden AND id IN (SELECT contact_id
         FROM contact_tags WHERE $key ORDER BY created_at DESC, contact_id DESC LIMIT 20 OFFSET 0)
         $order;"
-      echo "SELECT total FROM contact_tag_counts WHERE $key;"
+      echo "SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) AS total FROM contact_tag_counts WHERE $key;"
       ;;
     *)
       echo "SELECT $columns FROM contacts WHERE $tenant $order LIMIT 20 OFFSET 0;"
-      echo "SELECT total FROM contact_counts WHERE $tenant;"
+      echo "SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) AS total FROM contact_counts WHERE $tenant;"
       ;;
   esac
 }

@@ -34,8 +34,8 @@
 # row versions the transaction made before it: 10 000 rows took 1.9 s,
 # 90 000 more 73 s (quadratic; 1 000 000 would take hours). The seed
 # therefore runs with session_replication_role = replica (row triggers
-# skipped) and sets the tenant's rows of both to COUNT(*) in the same
-# transaction. PostgreSQL then runs VACUUM ANALYZE (planner and GIN
+# skipped) and replaces the tenant's rows of both by COUNT(*) (slot 0) in
+# the same transaction. PostgreSQL then runs VACUUM ANALYZE (planner and GIN
 # statistics: without them the planner may not use the trigram index, see
 # docs/modules/contacts.md). SQLite gets no ANALYZE: rapportd never runs it,
 # so a real database has no sqlite_stat1 and the module's SQL is written for
@@ -176,12 +176,12 @@ INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at)
 SELECT c.company_id, c.id, lower(t), c.created_at
 FROM contacts c, jsonb_array_elements_text(c.tags::jsonb) t
 WHERE $range;
-INSERT INTO contact_counts (company_id, total)
-  SELECT '$COMPANY_ID', COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID'
-  ON CONFLICT (company_id) DO UPDATE SET total = EXCLUDED.total;
+DELETE FROM contact_counts WHERE company_id = '$COMPANY_ID';
+INSERT INTO contact_counts (company_id, slot, total)
+  SELECT '$COMPANY_ID', 0, COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID';
 DELETE FROM contact_tag_counts WHERE company_id = '$COMPANY_ID';
-INSERT INTO contact_tag_counts (company_id, tag_lower, total)
-  SELECT company_id, tag_lower, COUNT(*) FROM contact_tags WHERE company_id = '$COMPANY_ID'
+INSERT INTO contact_tag_counts (company_id, tag_lower, slot, total)
+  SELECT company_id, tag_lower, 0, COUNT(*) FROM contact_tags WHERE company_id = '$COMPANY_ID'
   GROUP BY company_id, tag_lower;
 COMMIT;
 VACUUM ANALYZE contacts;

@@ -77,16 +77,26 @@ Result selectSetPage(Queryable& db, std::string_view columns, std::string_view t
                   params);
 }
 
+// The total a counts table holds for `condition`: the sum of its slots (0
+// without a row). The cast keeps the type BIGINT on PostgreSQL, where SUM
+// of a BIGINT is NUMERIC.
+std::int64_t sumOfSlots(Queryable& db, std::string_view countsTable, const std::string& condition,
+                        const Params& params) {
+  return db
+      .query("SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) AS total FROM " +
+                 std::string(countsTable) + condition,
+             params)
+      .front()
+      .i64("total");
+}
+
 // meta.total: from the counts table for an unfiltered list, from the set's
 // counts table (or index) for a lone set membership, else by counting the
 // matches.
 std::int64_t countMatches(Queryable& db, std::string_view table, const WhereClause& where,
                           std::string_view countsTable) {
   if (!countsTable.empty() && !where.filtered()) {
-    const Result counted =
-        db.query("SELECT total FROM " + std::string(countsTable) + " WHERE company_id = ?",
-                 {where.tenant()});
-    return counted.empty() ? 0 : counted.front().i64("total");
+    return sumOfSlots(db, countsTable, " WHERE company_id = ?", {where.tenant()});
   }
   if (const WhereClause::SetTable* set = where.soleSet()) {
     const std::string condition = " WHERE company_id = ? AND " + set->key;
@@ -96,9 +106,7 @@ std::int64_t countMatches(Queryable& db, std::string_view table, const WhereClau
           .front()
           .i64("total");
     }
-    const Result counted =
-        db.query("SELECT total FROM " + set->countsTable + condition, setParams(where, *set));
-    return counted.empty() ? 0 : counted.front().i64("total");
+    return sumOfSlots(db, set->countsTable, condition, setParams(where, *set));
   }
   return db
       .query("SELECT COUNT(*) AS total FROM " + std::string(table) + " WHERE " + where.sql(),

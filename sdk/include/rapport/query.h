@@ -79,9 +79,10 @@ class RAPPORT_SDK_API WhereClause {
   // Adds "id IN (SELECT <recordColumn> FROM <table> WHERE company_id = ? AND
   // <key>)". When it is the clause's only condition, selectPage takes the
   // page's ids from that index in the default order (created_at), and the
-  // total from `countsTable` (company_id, <key columns>, total), which
-  // triggers on the set table keep exact (no row: 0): cost flat however many
-  // records match. Without a countsTable it counts the set table's rows.
+  // total from `countsTable` (company_id, <key columns>, slot, total), whose
+  // slots triggers on the set table keep exact (see selectPage): cost flat
+  // however many records match. Without a countsTable it counts the set
+  // table's rows.
   struct SetTable {
     std::string table;
     std::string recordColumn;
@@ -124,13 +125,16 @@ struct ListPage {
 // (orderByClause: ties break on id) and "SELECT COUNT(*) AS total FROM <table>
 // WHERE <where>".
 //
-// countsTable, when given, names a table (company_id TEXT PRIMARY KEY, total
-// BIGINT NOT NULL) holding the exact number of each tenant's rows of `table`,
-// kept by AFTER INSERT / AFTER DELETE row triggers on `table` (a tenant
-// without a row has none). An unfiltered list (where.filtered() is false)
-// then reads its total from there, one indexed row, instead of counting all
-// the tenant's rows: its cost stays flat however large the tenant grows.
-// modules/contacts/migrations/*/0002_contact_counts.sql is the model.
+// countsTable, when given, names a table (company_id TEXT, slot SMALLINT,
+// total BIGINT, PRIMARY KEY (company_id, slot)) whose totals add up to the
+// exact number of each tenant's rows of `table`. AFTER INSERT / AFTER DELETE
+// row triggers on `table` add 1 or -1 to one slot: on PostgreSQL one of a few
+// at random, so concurrent writers of one tenant rarely wait for each other's
+// count row; on SQLite (one writer) always slot 0. An unfiltered list
+// (where.filtered() is false) reads its total as the sum of the tenant's
+// slots, a few indexed rows, instead of counting all the tenant's rows: its
+// cost stays flat however large the tenant grows.
+// modules/contacts/migrations/*/0004_contact_counts_slots.sql is the model.
 //
 // A list whose only condition is a set membership (the tag filter) pages on
 // the set table's index and reads its total from the set's counts table
@@ -177,8 +181,9 @@ RAPPORT_SDK_API void addTextSearch(WhereClause& where, std::string_view ftsTable
 // with PRIMARY KEY (<recordColumn>, tag_lower) and an index
 // (company_id, tag_lower, created_at, <recordColumn>) that serves the tag
 // filter and its default order; and a counts table (company_id, tag_lower,
-// total), PRIMARY KEY (company_id, tag_lower), kept by row triggers on the
-// tag table, for the filter's total. The names are the module's constants
+// slot, total), PRIMARY KEY (company_id, tag_lower, slot), kept by row
+// triggers on the tag table like selectPage's countsTable, for the filter's
+// total. The names are the module's constants
 // (modules/contacts/migrations/*/0003_contact_tags_order.sql is the model):
 //   constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts",
 //                                     "contact_tag_counts"};

@@ -222,8 +222,8 @@ class QueryTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip, 20, 20]"),
                            show(db.statements[0].second));
       CPPUNIT_ASSERT_EQUAL(
-          std::string(
-              "SELECT total FROM contact_tag_counts WHERE company_id = ? AND tag_lower = ?"),
+          std::string("SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) AS total FROM "
+                      "contact_tag_counts WHERE company_id = ? AND tag_lower = ?"),
           db.statements[1].first);
       CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, vip]"), show(db.statements[1].second));
     }
@@ -239,7 +239,9 @@ class QueryTest : public CppUnit::TestFixture {
                     "ORDER BY lower(name) ASC, id ASC LIMIT ? OFFSET ?"),
         db.statements[0].first);
     CPPUNIT_ASSERT_EQUAL(
-        std::string("SELECT total FROM contact_tag_counts WHERE company_id = ? AND tag_lower = ?"),
+        std::string(
+            "SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) AS total FROM contact_tag_counts "
+            "WHERE company_id = ? AND tag_lower = ?"),
         db.statements[1].first);
     // A set without a counts table counts its own rows on the index.
     RecordingTx plain;
@@ -275,6 +277,16 @@ class QueryTest : public CppUnit::TestFixture {
         std::string("SELECT COUNT(*) AS total FROM contacts WHERE company_id = ? AND owner_id = ?"),
         db.statements[1].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, user_1]"), show(db.statements[1].second));
+
+    // Unfiltered, with a counts table: the sum of the tenant's slots.
+    RecordingTx counted;
+    rapport::selectPage(counted, "id", "contacts", WhereClause(Dialect::PostgreSQL, "comp_t"),
+                        {.column = "created_at", .descending = true}, {.page = 1, .perPage = 20},
+                        "contact_counts");
+    CPPUNIT_ASSERT_EQUAL(std::string("SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) AS total FROM "
+                                     "contact_counts WHERE company_id = ?"),
+                         counted.statements[1].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t]"), show(counted.statements[1].second));
   }
 
   void testTagsJsonRoundTrip() {

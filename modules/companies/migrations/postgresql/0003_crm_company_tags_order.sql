@@ -11,28 +11,38 @@ CREATE INDEX crm_company_tags_ordered ON crm_company_tags (company_id, tag_lower
 DROP INDEX crm_company_tags_lookup;
 
 -- 2. The exact number of each tenant's records per tag, kept by row triggers
---    on crm_company_tags (+1 after an insert, -1 after a delete, the row removed at
---    0), so meta.total is one indexed row. A tag without a row has no records.
+--    on crm_company_tags, so meta.total reads a few indexed rows. The count is spread
+--    over slots (summed on read) so that concurrent writers of one tenant
+--    rarely wait for each other's count row ("The row count", same page); a slot
+--    row is removed when it comes back to 0. No row: no records.
 CREATE TABLE crm_company_tag_counts (
   company_id TEXT NOT NULL,
   tag_lower TEXT NOT NULL,
+  slot SMALLINT NOT NULL,
   total BIGINT NOT NULL,
-  PRIMARY KEY (company_id, tag_lower)
+  PRIMARY KEY (company_id, tag_lower, slot)
 );
-INSERT INTO crm_company_tag_counts (company_id, tag_lower, total)
-  SELECT company_id, tag_lower, COUNT(*) FROM crm_company_tags GROUP BY company_id, tag_lower;
+INSERT INTO crm_company_tag_counts (company_id, tag_lower, slot, total)
+  SELECT company_id, tag_lower, 0, COUNT(*) FROM crm_company_tags GROUP BY company_id, tag_lower;
+-- One of 8 slots at random per change (a slot may go below 0; the sum is exact).
 CREATE FUNCTION crm_company_tag_counts_track() RETURNS trigger AS $$
+DECLARE
+  chosen SMALLINT := floor(random() * 8);
+  row_company TEXT;
+  row_tag TEXT;
+  delta BIGINT;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO crm_company_tag_counts (company_id, tag_lower, total) VALUES (NEW.company_id, NEW.tag_lower, 1)
-      ON CONFLICT (company_id, tag_lower) DO UPDATE SET total = crm_company_tag_counts.total + 1;
-    RETURN NEW;
+    row_company := NEW.company_id; row_tag := NEW.tag_lower; delta := 1;
+  ELSE
+    row_company := OLD.company_id; row_tag := OLD.tag_lower; delta := -1;
   END IF;
-  UPDATE crm_company_tag_counts SET total = total - 1
-    WHERE company_id = OLD.company_id AND tag_lower = OLD.tag_lower;
+  INSERT INTO crm_company_tag_counts AS c (company_id, tag_lower, slot, total)
+    VALUES (row_company, row_tag, chosen, delta)
+    ON CONFLICT (company_id, tag_lower, slot) DO UPDATE SET total = c.total + delta;
   DELETE FROM crm_company_tag_counts
-    WHERE company_id = OLD.company_id AND tag_lower = OLD.tag_lower AND total <= 0;
-  RETURN OLD;
+    WHERE company_id = row_company AND tag_lower = row_tag AND slot = chosen AND total = 0;
+  RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 CREATE TRIGGER crm_company_tag_counts_track AFTER INSERT OR DELETE ON crm_company_tags

@@ -10,23 +10,29 @@ CREATE INDEX crm_company_tags_ordered ON crm_company_tags (company_id, tag_lower
 DROP INDEX crm_company_tags_lookup;
 
 -- 2. The exact number of each tenant's records per tag, kept by row triggers
---    on crm_company_tags (+1 after an insert, -1 after a delete, the row removed at
---    0), so meta.total is one indexed row. A tag without a row has no records.
+--    on crm_company_tags, so meta.total reads a few indexed rows. The count is spread
+--    over slots (summed on read) so that concurrent writers of one tenant
+--    rarely wait for each other's count row ("The row count", same page); a slot
+--    row is removed when it comes back to 0. No row: no records.
 CREATE TABLE crm_company_tag_counts (
   company_id TEXT NOT NULL,
   tag_lower TEXT NOT NULL,
+  slot SMALLINT NOT NULL,
   total BIGINT NOT NULL,
-  PRIMARY KEY (company_id, tag_lower)
+  PRIMARY KEY (company_id, tag_lower, slot)
 );
-INSERT INTO crm_company_tag_counts (company_id, tag_lower, total)
-  SELECT company_id, tag_lower, COUNT(*) FROM crm_company_tags GROUP BY company_id, tag_lower;
+INSERT INTO crm_company_tag_counts (company_id, tag_lower, slot, total)
+  SELECT company_id, tag_lower, 0, COUNT(*) FROM crm_company_tags GROUP BY company_id, tag_lower;
+-- SQLite has one writer at a time: one slot (0) is enough.
 CREATE TRIGGER crm_company_tag_counts_insert AFTER INSERT ON crm_company_tags BEGIN
-  INSERT INTO crm_company_tag_counts (company_id, tag_lower, total) VALUES (new.company_id, new.tag_lower, 1)
-    ON CONFLICT (company_id, tag_lower) DO UPDATE SET total = total + 1;
+  INSERT INTO crm_company_tag_counts (company_id, tag_lower, slot, total)
+    VALUES (new.company_id, new.tag_lower, 0, 1)
+    ON CONFLICT (company_id, tag_lower, slot) DO UPDATE SET total = total + 1;
 END;
 CREATE TRIGGER crm_company_tag_counts_delete AFTER DELETE ON crm_company_tags BEGIN
-  UPDATE crm_company_tag_counts SET total = total - 1
-    WHERE company_id = old.company_id AND tag_lower = old.tag_lower;
+  INSERT INTO crm_company_tag_counts (company_id, tag_lower, slot, total)
+    VALUES (old.company_id, old.tag_lower, 0, -1)
+    ON CONFLICT (company_id, tag_lower, slot) DO UPDATE SET total = total - 1;
   DELETE FROM crm_company_tag_counts
-    WHERE company_id = old.company_id AND tag_lower = old.tag_lower AND total <= 0;
+    WHERE company_id = old.company_id AND tag_lower = old.tag_lower AND slot = 0 AND total = 0;
 END;
