@@ -6,6 +6,7 @@
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/pagination.h"
+#include "rapport/query.h"
 #include "rapport/validation.h"
 
 namespace rapport::host::accounts {
@@ -78,18 +79,10 @@ rapport::Response MemberRoutes::add(const rapport::Request& req) {
 }
 
 void MemberRoutes::insertMember(const std::string& companyId, const MemberRecord& member) {
-  try {
-    ctx_.db.transaction(companyId, [&](Tx& tx) {
-      if (companies::isMember(tx, companyId, member.userId)) {
-        throw rapport::Error::conflict(kAlreadyMember);
-      }
-      companies::addMember(tx, companyId, member.userId, member.role, member.joinedAt);
-    });
-  } catch (const DbError& e) {
-    // A concurrent add of the same user won the race to the primary key.
-    if (e.isUniqueViolation()) throw rapport::Error::conflict(kAlreadyMember);
-    throw;
-  }
+  // The membership's primary key refuses a second one, whoever adds it first.
+  rapport::conflictOnDuplicate(kAlreadyMember, [&] {
+    companies::addMember(ctx_.db, companyId, member.userId, member.role, member.joinedAt);
+  });
 }
 
 rapport::Response MemberRoutes::changeRole(const rapport::Request& req) {

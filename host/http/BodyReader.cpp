@@ -1,7 +1,6 @@
 #include "http/BodyReader.h"
 
 #include <Poco/Exception.h>
-#include <Poco/String.h>
 
 #include <charconv>
 #include <optional>
@@ -19,14 +18,8 @@ bool expectsBody(const std::string& method) {
   return method == "POST" || method == "PUT" || method == "PATCH";
 }
 
-std::string_view trimmed(std::string_view text) {
-  const std::size_t start = text.find_first_not_of(" \t");
-  if (start == std::string_view::npos) return {};
-  return text.substr(start, text.find_last_not_of(" \t") - start + 1);
-}
-
 std::optional<std::uint64_t> lengthValue(std::string_view text) {
-  text = trimmed(text);
+  text = trimOws(text);
   if (text.empty() || text.size() > kMaxLengthDigits) return std::nullopt;
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -60,7 +53,7 @@ BodyPlan planTransferCoding(const RequestHead& head, const std::string& coding) 
   // framing), or a coding other than chunked alone: the end of the body
   // cannot be known for sure.
   if (head.headers.count("Content-Length") > 0 || head.minorVersion == 0 ||
-      Poco::icompare(std::string(trimmed(coding)), "chunked") != 0) {
+      !sameToken(trimOws(coding), "chunked")) {
     return refused(ReadState::Malformed);
   }
   return BodyPlan{BodyPlan::Kind::Chunked, 0, ReadState::Complete};

@@ -1,7 +1,6 @@
 #include "http/Pipeline.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
@@ -125,14 +124,6 @@ bool isTransient(const rapport::DbError& error) {
          error.kind() == rapport::DbError::Kind::ConnectionLost;
 }
 
-RawResponse serviceUnavailable() {
-  RawResponse out;
-  out.status = 503;
-  out.headers.emplace_back("Retry-After", "1");
-  out.body = renderMessage(rapport::Error::genericMessage(503));
-  return out;
-}
-
 void logFailure(const RawRequest& raw, const std::string& requestId, const std::string& owner,
                 const char* what) {
   log::error("request failed", {{"req", requestId},
@@ -212,7 +203,11 @@ RawResponse Pipeline::respond(const RawRequest& raw, Context& ctx) const {
     return fromError(error, raw, ctx.requestId, ctx.owner);
   } catch (const rapport::DbError& e) {
     logFailure(raw, ctx.requestId, ctx.owner, e.what());
-    if (isTransient(e)) return serviceUnavailable();
+    if (isTransient(e)) {
+      return fromError(
+          rapport::Error(503, rapport::Error::genericMessage(503)).withHeader("Retry-After", "1"),
+          raw, ctx.requestId, ctx.owner);
+    }
   } catch (const std::exception& e) {
     logFailure(raw, ctx.requestId, ctx.owner, e.what());
   } catch (...) {

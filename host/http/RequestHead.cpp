@@ -6,6 +6,17 @@
 #include <string_view>
 
 namespace rapport::host {
+
+std::string_view trimOws(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return {};
+  return text.substr(start, text.find_last_not_of(" \t") - start + 1);
+}
+
+bool sameToken(std::string_view a, std::string_view b) {
+  return Poco::icompare(std::string(a), std::string(b)) == 0;
+}
+
 namespace {
 
 // RFC 9112 §2.2 asks to skip "at least one" empty line before a request.
@@ -33,16 +44,6 @@ bool isTargetByte(char c) {
 bool isFieldValueByte(char c) {
   const auto byte = static_cast<unsigned char>(c);
   return byte == '\t' || (byte >= 0x20 && byte != 0x7F);
-}
-
-std::string_view trimOws(std::string_view text) {
-  const std::size_t start = text.find_first_not_of(" \t");
-  if (start == std::string_view::npos) return {};
-  return text.substr(start, text.find_last_not_of(" \t") - start + 1);
-}
-
-bool sameToken(std::string_view a, std::string_view b) {
-  return Poco::icompare(std::string(a), std::string(b)) == 0;
 }
 
 // Whether the comma-separated field `name` lists `token`.

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "http/ByteSource.h"
 #include "http/Exchange.h"
@@ -56,5 +57,10 @@ struct HeadRead {
 // reads the answer. Throws Poco::Exception when the connection times out or
 // breaks.
 HeadRead readRequestHead(ByteSource& in);
+
+// `text` without leading and trailing spaces and tabs (RFC 9110 "OWS").
+std::string_view trimOws(std::string_view text);
+// Whether two tokens are equal, ignoring ASCII case ("chunked", "close").
+bool sameToken(std::string_view a, std::string_view b);
 
 }  // namespace rapport::host

@@ -1,7 +1,6 @@
 #include "ratelimit/MemoryAttemptLog.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace rapport::host {
 namespace {
@@ -28,21 +27,14 @@ AttemptWindow summarize(const std::vector<std::int64_t>& times) {
 
 }  // namespace
 
-MemoryAttemptLog::MemoryAttemptLog(std::size_t purgeThreshold)
-    : purgeThreshold_(std::max<std::size_t>(1, purgeThreshold)) {
-  for (auto& shard : shards_) shard.purgeAt = purgeThreshold_;
-}
-
-MemoryAttemptLog::Shard& MemoryAttemptLog::shardFor(std::string_view key) {
-  return shards_[std::hash<std::string_view>{}(key) % kShards];
-}
+MemoryAttemptLog::MemoryAttemptLog(std::size_t purgeThreshold) : entries_(purgeThreshold) {}
 
 AttemptWindow MemoryAttemptLog::record(const std::string& key, std::int64_t atMicros,
                                        std::int64_t keep, std::int64_t windowMicros) {
   const std::int64_t window = atLeastOne(windowMicros);
-  Shard& shard = shardFor(key);
+  auto& shard = entries_.shardFor(key);
   std::lock_guard lock(shard.mutex);
-  if (shard.entries.size() >= shard.purgeAt) purgeForgotten(shard, atMicros);
+  entries_.purgeIfFull(shard, [atMicros](const Entry& old) { return old.forgetAt <= atMicros; });
   Entry& entry = shard.entries[key];
   // Threads read the clock before taking the lock, so a time may arrive
   // slightly out of order: insert it in place to keep the list sorted.
@@ -54,7 +46,7 @@ AttemptWindow MemoryAttemptLog::record(const std::string& key, std::int64_t atMi
 
 AttemptWindow MemoryAttemptLog::recent(const std::string& key, std::int64_t nowMicros,
                                        std::int64_t keep, std::int64_t windowMicros) {
-  Shard& shard = shardFor(key);
+  auto& shard = entries_.shardFor(key);
   std::lock_guard lock(shard.mutex);
   auto it = shard.entries.find(key);
   if (it == shard.entries.end()) return {};
@@ -64,23 +56,6 @@ AttemptWindow MemoryAttemptLog::recent(const std::string& key, std::int64_t nowM
     return {};
   }
   return summarize(it->second.times);
-}
-
-std::size_t MemoryAttemptLog::size() const {
-  std::size_t total = 0;
-  for (const auto& shard : shards_) {
-    std::lock_guard lock(shard.mutex);
-    total += shard.entries.size();
-  }
-  return total;
-}
-
-// Called with the shard locked. Doubling the next threshold keeps the cost of
-// purging amortised when most keys are live (a burst of distinct clients).
-void MemoryAttemptLog::purgeForgotten(Shard& shard, std::int64_t nowMicros) const {
-  std::erase_if(shard.entries,
-                [nowMicros](const auto& item) { return item.second.forgetAt <= nowMicros; });
-  shard.purgeAt = std::max(purgeThreshold_, shard.entries.size() * 2);
 }
 
 }  // namespace rapport::host

@@ -3,23 +3,20 @@
 // need a shared AttemptLog instead.
 //
 // Threading: record() and recent() may be called from any number of threads.
-// Keys are spread over independent shards, each with its own mutex.
+// Keys are spread over independent shards (ShardedMap).
 //
 // Memory: a key holds at most `keep` times and is dropped once its newest
 // attempt has left the window (checked when its shard grows past a
-// threshold, as in MemoryRateLimitStore).
+// threshold, ShardedMap::purgeIfFull).
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "ratelimit/AttemptLog.h"
+#include "ratelimit/ShardedMap.h"
 
 namespace rapport::host {
 
@@ -35,25 +32,15 @@ class MemoryAttemptLog final : public AttemptLog {
                        std::int64_t windowMicros) override;
 
   // Keys currently held, over all shards (for tests and diagnostics).
-  std::size_t size() const;
+  std::size_t size() const { return entries_.size(); }
 
  private:
   struct Entry {
     std::vector<std::int64_t> times;  // ascending, at most `keep`
     std::int64_t forgetAt = 0;        // micros when the newest time leaves its window
   };
-  struct Shard {
-    mutable std::mutex mutex;
-    std::unordered_map<std::string, Entry> entries;
-    std::size_t purgeAt = 0;
-  };
-  static constexpr std::size_t kShards = 16;
 
-  Shard& shardFor(std::string_view key);
-  void purgeForgotten(Shard& shard, std::int64_t nowMicros) const;
-
-  std::size_t purgeThreshold_;
-  std::array<Shard, kShards> shards_;
+  ShardedMap<Entry> entries_;
 };
 
 }  // namespace rapport::host

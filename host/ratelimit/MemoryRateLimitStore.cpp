@@ -1,7 +1,6 @@
 #include "ratelimit/MemoryRateLimitStore.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace rapport::host {
 namespace {
@@ -33,22 +32,16 @@ RateDecision decide(std::int64_t count, bool allowed, std::int64_t limit, std::i
 
 }  // namespace
 
-MemoryRateLimitStore::MemoryRateLimitStore(std::size_t purgeThreshold)
-    : purgeThreshold_(std::max<std::size_t>(1, purgeThreshold)) {
-  for (auto& shard : shards_) shard.purgeAt = purgeThreshold_;
-}
-
-MemoryRateLimitStore::Shard& MemoryRateLimitStore::shardFor(std::string_view key) {
-  return shards_[std::hash<std::string_view>{}(key) % kShards];
-}
+MemoryRateLimitStore::MemoryRateLimitStore(std::size_t purgeThreshold) : entries_(purgeThreshold) {}
 
 RateDecision MemoryRateLimitStore::hit(const std::string& key, std::int64_t limit,
                                        std::int64_t windowSeconds, std::int64_t nowSeconds) {
   const std::int64_t window = sanitizeWindow(windowSeconds);
   const std::int64_t start = windowStartFor(nowSeconds, window);
-  Shard& shard = shardFor(key);
+  auto& shard = entries_.shardFor(key);
   std::lock_guard lock(shard.mutex);
-  if (shard.entries.size() >= shard.purgeAt) purgeEnded(shard, nowSeconds);
+  entries_.purgeIfFull(shard,
+                       [nowSeconds](const Entry& old) { return old.windowEnd <= nowSeconds; });
   Entry& entry = shard.entries[key];
   // A different window start (or window length) means a new window: the
   // counter resets, as the API's "fixed window" promises.
@@ -63,7 +56,7 @@ RateDecision MemoryRateLimitStore::peek(const std::string& key, std::int64_t lim
                                         std::int64_t windowSeconds, std::int64_t nowSeconds) {
   const std::int64_t window = sanitizeWindow(windowSeconds);
   const std::int64_t start = windowStartFor(nowSeconds, window);
-  Shard& shard = shardFor(key);
+  auto& shard = entries_.shardFor(key);
   std::int64_t count = 0;
   {
     std::lock_guard lock(shard.mutex);
@@ -74,23 +67,6 @@ RateDecision MemoryRateLimitStore::peek(const std::string& key, std::int64_t lim
     }
   }
   return decide(count, count < limit, limit, start + window, nowSeconds);
-}
-
-std::size_t MemoryRateLimitStore::size() const {
-  std::size_t total = 0;
-  for (const auto& shard : shards_) {
-    std::lock_guard lock(shard.mutex);
-    total += shard.entries.size();
-  }
-  return total;
-}
-
-// Called with the shard locked. Doubling the next threshold keeps the cost of
-// purging amortised when most keys are live (a burst of distinct clients).
-void MemoryRateLimitStore::purgeEnded(Shard& shard, std::int64_t nowSeconds) const {
-  std::erase_if(shard.entries,
-                [nowSeconds](const auto& item) { return item.second.windowEnd <= nowSeconds; });
-  shard.purgeAt = std::max(purgeThreshold_, shard.entries.size() * 2);
 }
 
 }  // namespace rapport::host

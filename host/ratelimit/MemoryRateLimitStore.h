@@ -11,15 +11,12 @@
 // the keys active in the current window.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 
 #include "ratelimit/RateLimitStore.h"
+#include "ratelimit/ShardedMap.h"
 
 namespace rapport::host {
 
@@ -36,7 +33,7 @@ class MemoryRateLimitStore final : public RateLimitStore {
                     std::int64_t nowSeconds) override;
 
   // Keys currently held, over all shards (for tests and diagnostics).
-  std::size_t size() const;
+  std::size_t size() const { return entries_.size(); }
 
  private:
   struct Entry {
@@ -44,18 +41,8 @@ class MemoryRateLimitStore final : public RateLimitStore {
     std::int64_t windowEnd = 0;
     std::int64_t count = 0;
   };
-  struct Shard {
-    mutable std::mutex mutex;
-    std::unordered_map<std::string, Entry> entries;
-    std::size_t purgeAt = 0;
-  };
-  static constexpr std::size_t kShards = 16;
 
-  Shard& shardFor(std::string_view key);
-  void purgeEnded(Shard& shard, std::int64_t nowSeconds) const;
-
-  std::size_t purgeThreshold_;
-  std::array<Shard, kShards> shards_;
+  ShardedMap<Entry> entries_;
 };
 
 }  // namespace rapport::host

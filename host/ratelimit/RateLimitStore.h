@@ -11,9 +11,10 @@ namespace rapport::host {
 struct RateDecision {
   bool allowed = true;
   std::int64_t limit = 0;
-  std::int64_t remaining = 0;   // never negative
-  std::int64_t resetAt = 0;     // Unix seconds when the window ends
-  std::int64_t retryAfter = 0;  // whole seconds until resetAt, at least 1 (meaningful when !allowed)
+  std::int64_t remaining = 0;  // never negative
+  std::int64_t resetAt = 0;    // Unix seconds when the window ends
+  // Whole seconds until resetAt, at least 1 (meaningful when !allowed).
+  std::int64_t retryAfter = 0;
 };
 
 class RateLimitStore {
@@ -22,11 +23,11 @@ class RateLimitStore {
   // Counts one hit for `key` in the window of `windowSeconds` that contains
   // `nowSeconds` (windows start at multiples of windowSeconds since the
   // epoch) and tells whether the count is within `limit`.
-  virtual RateDecision hit(const std::string& key, std::int64_t limit,
-                           std::int64_t windowSeconds, std::int64_t nowSeconds) = 0;
+  virtual RateDecision hit(const std::string& key, std::int64_t limit, std::int64_t windowSeconds,
+                           std::int64_t nowSeconds) = 0;
   // The same decision without counting.
-  virtual RateDecision peek(const std::string& key, std::int64_t limit,
-                            std::int64_t windowSeconds, std::int64_t nowSeconds) = 0;
+  virtual RateDecision peek(const std::string& key, std::int64_t limit, std::int64_t windowSeconds,
+                            std::int64_t nowSeconds) = 0;
 };
 
 }  // namespace rapport::host

@@ -18,12 +18,6 @@ char signatureChar(const Value& value) {
   return kChars[value.variant().index()];
 }
 
-bool changesData(std::string_view sql) {
-  const std::string keyword = sql::firstKeyword(sql);
-  return keyword == "INSERT" || keyword == "UPDATE" || keyword == "DELETE" ||
-         keyword == "REPLACE" || keyword == "MERGE";
-}
-
 }  // namespace
 
 std::string signatureOf(const Params& params) {
@@ -54,7 +48,7 @@ PreparedStatement::PreparedStatement(Poco::Data::Session& session, Dialect diale
       sql_(std::move(sql)),
       slots_(std::make_unique<Slot[]>(signature.size())),
       statement_(std::make_unique<PocoStatement>(session)),
-      isDataChange_(changesData(sql_)) {
+      isDataChange_(sql::changesData(sql_)) {
   *statement_ << sql_;
   bind(signature);
   if (dialect_ == Dialect::SQLite) {

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "storage/ErrorMapping.h"
+#include "storage/SqlScanner.h"
 #include "storage/SqlTransaction.h"
 
 namespace rapport::host {
@@ -66,6 +67,8 @@ SqlDatabaseImpl::SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options)
 }
 
 Result SqlDatabaseImpl::query(std::string_view sql, const Params& params) {
+  // A write through query() ("... RETURNING") takes its turn like exec().
+  WriterGate::Pass pass = sql::changesData(sql) ? writers_.enter() : WriterGate::Pass();
   return autocommit(sql, params);
 }
 

@@ -105,4 +105,10 @@ std::string firstKeyword(std::string_view sql) {
   return word;
 }
 
+bool changesData(std::string_view sql) {
+  const std::string keyword = firstKeyword(sql);
+  return keyword == "INSERT" || keyword == "UPDATE" || keyword == "DELETE" ||
+         keyword == "REPLACE" || keyword == "MERGE";
+}
+
 }  // namespace rapport::host::sql

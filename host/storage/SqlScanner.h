@@ -21,6 +21,10 @@ bool startsComment(std::string_view sql, std::size_t pos);
 // comments and parentheses ("INSERT", "SELECT", "WITH"...).
 std::string firstKeyword(std::string_view sql);
 
+// True when the statement changes rows (INSERT, UPDATE, DELETE, REPLACE,
+// MERGE, with or without RETURNING).
+bool changesData(std::string_view sql);
+
 // Characters that may appear in an unquoted identifier or keyword.
 bool isWordChar(char c);
 

@@ -7,6 +7,23 @@
 #include "rapport/json.h"
 
 namespace rapport {
+namespace {
+
+// The tenant condition; `hideIndex` writes it "+company_id = ?", which keeps
+// SQLite's planner (no statistics) from walking the tenant's index when
+// another condition should drive. PostgreSQL needs no such hint.
+std::string tenantEquals(Dialect dialect, bool hideIndex) {
+  return hideIndex && dialect == Dialect::SQLite ? "+company_id = ?" : "company_id = ?";
+}
+
+// "SELECT <recordColumn> FROM <table> WHERE company_id = ? AND <key>": the
+// set's members, bound by the tenant and the key values (setParams).
+std::string setMembers(const WhereClause::SetTable& set) {
+  return "SELECT " + set.recordColumn + " FROM " + set.table + " WHERE company_id = ? AND " +
+         set.key;
+}
+
+}  // namespace
 
 WhereClause::WhereClause(Dialect dialect, std::string tenant)
     : dialect_(dialect), tenant_(std::move(tenant)), params_{tenant_} {}
@@ -15,15 +32,15 @@ void WhereClause::add(std::string_view condition, std::initializer_list<Value> v
   conditions_ += " AND ";
   conditions_ += condition;
   params_.insert(params_.end(), values);
-  ++conditionCount_;
+  soleSet_.reset();
 }
 
 void WhereClause::addSetMembership(SetTable set) {
-  addNarrowing("id IN (SELECT " + set.recordColumn + " FROM " + set.table +
-               " WHERE company_id = ? AND " + set.key + ")");
+  const bool alone = conditions_.empty();
+  addNarrowing("id IN (" + setMembers(set) + ")");
   params_.push_back(tenant_);
   params_.insert(params_.end(), set.keyValues.begin(), set.keyValues.end());
-  if (!set_) set_ = std::move(set);
+  if (alone) soleSet_ = std::move(set);
 }
 
 void WhereClause::addNarrowing(std::string_view condition, std::initializer_list<Value> values) {
@@ -31,9 +48,12 @@ void WhereClause::addNarrowing(std::string_view condition, std::initializer_list
   narrowed_ = true;
 }
 
+std::string WhereClause::tenantCondition() const {
+  return tenantEquals(dialect_, narrowed_);
+}
+
 std::string WhereClause::sql() const {
-  const bool hideTenantIndex = narrowed_ && dialect_ == Dialect::SQLite;
-  return (hideTenantIndex ? "+company_id = ?" : "company_id = ?") + conditions_;
+  return tenantCondition() + conditions_;
 }
 
 namespace {
@@ -57,23 +77,19 @@ Result selectRows(Queryable& db, std::string_view columns, std::string_view tabl
 
 // The page of a list whose only condition is membership of `set`, in the
 // created_at order: its ids come from the set table's index (walked in
-// order, stopping after the page), then the page's rows by id. On SQLite the
-// outer tenant condition is "+company_id", so its planner looks the few ids
-// up rather than walking the tenant's rows.
+// order, stopping after the page), then the page's rows by id. The clause is
+// narrowed, so SQLite looks the few ids up rather than walking the tenant's
+// rows.
 Result selectSetPage(Queryable& db, std::string_view columns, std::string_view table,
                      const WhereClause& where, const WhereClause::SetTable& set, const Sort& sort,
                      const PageRequest& page) {
   const char* direction = sort.descending ? " DESC" : " ASC";
-  Params params{where.tenant()};
-  const Params inner = setParams(where, set);
-  params.insert(params.end(), inner.begin(), inner.end());
+  Params params = where.params();
   params.insert(params.end(), {page.perPage, page.offset()});
-  const char* tenant = where.dialect() == Dialect::SQLite ? "+company_id" : "company_id";
   return db.query("SELECT " + std::string(columns) + " FROM " + std::string(table) + " WHERE " +
-                      tenant + " = ? AND id IN (SELECT " + set.recordColumn + " FROM " + set.table +
-                      " WHERE company_id = ? AND " + set.key + " ORDER BY created_at" + direction +
-                      ", " + set.recordColumn + direction + " LIMIT ? OFFSET ?) " +
-                      orderByClause(sort),
+                      where.tenantCondition() + " AND id IN (" + setMembers(set) +
+                      " ORDER BY created_at" + direction + ", " + set.recordColumn + direction +
+                      " LIMIT ? OFFSET ?) " + orderByClause(sort),
                   params);
 }
 
@@ -192,9 +208,8 @@ void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId) 
   // SQLite, without statistics, would rather walk the tenant's part of the
   // tag index, all its tag rows, on every write (3.4 ms per create at 100k
   // contacts): the unary + hides that index from it.
-  const char* tenant = tx.dialect() == Dialect::SQLite ? "+company_id" : "company_id";
   tx.exec("DELETE FROM " + std::string(tagTable.table) + " WHERE " +
-              std::string(tagTable.recordColumn) + " = ? AND " + tenant + " = ?",
+              std::string(tagTable.recordColumn) + " = ? AND " + tenantEquals(tx.dialect(), true),
           {recordId, tx.companyId()});
 }
 

@@ -90,12 +90,14 @@ Response CompaniesRoutes::update(const Request& request) {
     const auto row = store::findForUpdate(tx, id);
     if (!row) throw Error::notFound(kNotFound);
     Company company = store::fromRow(*row);
+    const std::vector<std::string> tagsBefore = company.tags;
     if (!merge(in, company)) {  // nothing to change: no write, no event
       updated = companyJson(*row);
       return;
     }
-    rapport::conflictOnDuplicate(kDuplicateDocument,
-                                 [&] { store::update(tx, id, company, rapport::nowMicros()); });
+    rapport::conflictOnDuplicate(kDuplicateDocument, [&] {
+      store::update(tx, id, company, tagsBefore, rapport::nowMicros());
+    });
     updated = companyJson(*store::find(tx, tx.companyId(), id));
     tx.emit("crm.company.updated", updated);
   });

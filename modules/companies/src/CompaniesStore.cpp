@@ -95,14 +95,15 @@ void insert(Tx& tx, const std::string& id, const Company& c, std::int64_t now) {
   rapport::replaceTagRows(tx, kTags, id, c.tags);
 }
 
-void update(Tx& tx, const std::string& id, const Company& c, std::int64_t now) {
+void update(Tx& tx, const std::string& id, const Company& c,
+            const std::vector<std::string>& tagsBefore, std::int64_t now) {
   tx.exec(
       "UPDATE crm_companies SET name = ?, document = ?, industry = ?, website = ?, size = ?, "
       "annual_revenue = ?, phone = ?, tags = ?, notes = ?, updated_at = ? "
       "WHERE company_id = ? AND id = ?",
       {c.name, c.document, c.industry, c.website, c.size, c.annualRevenue, c.phone,
        rapport::tagsToJsonText(c.tags), c.notes, now, tx.companyId(), id});
-  rapport::replaceTagRows(tx, kTags, id, c.tags);
+  if (c.tags != tagsBefore) rapport::replaceTagRows(tx, kTags, id, c.tags);
 }
 
 bool remove(Tx& tx, const std::string& id) {

@@ -67,7 +67,10 @@ Company fromRow(const rapport::Row& row);
 // Write the whole record (and its tags). A duplicate document throws a
 // DbError with isUniqueViolation().
 void insert(rapport::Tx& tx, const std::string& id, const Company& company, std::int64_t now);
-void update(rapport::Tx& tx, const std::string& id, const Company& company, std::int64_t now);
+// update() rewrites the tag rows only when the tags differ from `tagsBefore`
+// (each tag row change also updates the tag counts).
+void update(rapport::Tx& tx, const std::string& id, const Company& company,
+            const std::vector<std::string>& tagsBefore, std::int64_t now);
 // False when there was no such company.
 bool remove(rapport::Tx& tx, const std::string& id);
 

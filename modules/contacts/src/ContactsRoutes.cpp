@@ -111,14 +111,15 @@ Response ContactsRoutes::update(const Request& request) {
     const auto row = store::findForUpdate(tx, id);
     if (!row) throw Error::notFound(kNotFound);
     Contact contact = store::fromRow(*row);
+    const std::vector<std::string> tagsBefore = contact.tags;
     requireUnchanged("company_id", in.companyId, contact.crmCompanyId);
     requireUnchanged("owner_id", in.ownerId, contact.ownerId);
     if (!merge(in, contact)) {  // nothing to change: no write, no event
       updated = contactJson(*row);
       return;
     }
-    rapport::conflictOnDuplicate(kDuplicateEmail,
-                                 [&] { store::update(tx, id, contact, rapport::nowMicros()); });
+    rapport::conflictOnDuplicate(
+        kDuplicateEmail, [&] { store::update(tx, id, contact, tagsBefore, rapport::nowMicros()); });
     updated = contactJson(*store::find(tx, tx.companyId(), id));
     tx.emit("crm.contact.updated", updated);
   });

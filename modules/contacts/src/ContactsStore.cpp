@@ -88,14 +88,15 @@ void insert(Tx& tx, const std::string& id, const Contact& c, std::int64_t now) {
   rapport::replaceTagRows(tx, kTags, id, c.tags);
 }
 
-void update(Tx& tx, const std::string& id, const Contact& c, std::int64_t now) {
+void update(Tx& tx, const std::string& id, const Contact& c,
+            const std::vector<std::string>& tagsBefore, std::int64_t now) {
   // crm_company_id and owner_id are set on create only (and cleared by unlinkCompany).
   tx.exec(
       "UPDATE contacts SET name = ?, email = ?, phone = ?, job_title = ?, tags = ?, notes = ?, "
       "updated_at = ? WHERE company_id = ? AND id = ?",
       {c.name, c.email, c.phone, c.jobTitle, rapport::tagsToJsonText(c.tags), c.notes, now,
        tx.companyId(), id});
-  rapport::replaceTagRows(tx, kTags, id, c.tags);
+  if (c.tags != tagsBefore) rapport::replaceTagRows(tx, kTags, id, c.tags);
 }
 
 bool remove(Tx& tx, const std::string& id) {

@@ -58,7 +58,10 @@ Contact fromRow(const rapport::Row& row);
 // Write the whole record (and its tags). A duplicate e-mail throws a DbError
 // with isUniqueViolation().
 void insert(rapport::Tx& tx, const std::string& id, const Contact& contact, std::int64_t now);
-void update(rapport::Tx& tx, const std::string& id, const Contact& contact, std::int64_t now);
+// update() rewrites the tag rows only when the tags differ from `tagsBefore`
+// (each tag row change also updates the tag counts).
+void update(rapport::Tx& tx, const std::string& id, const Contact& contact,
+            const std::vector<std::string>& tagsBefore, std::int64_t now);
 // False when there was no such contact.
 bool remove(rapport::Tx& tx, const std::string& id);
 // Clears the link to a deleted CRM company from the tenant's contacts.

@@ -95,12 +95,14 @@ class RAPPORT_SDK_API WhereClause {
   Dialect dialect() const { return dialect_; }
   const std::string& tenant() const { return tenant_; }
   // The set table when addSetMembership added the one and only condition.
-  const SetTable* soleSet() const { return conditionCount_ == 1 && set_ ? &*set_ : nullptr; }
+  const SetTable* soleSet() const { return soleSet_ ? &*soleSet_ : nullptr; }
   // True once addNarrowing (or a helper that uses it) has added a condition.
   bool narrowed() const { return narrowed_; }
   // True once any condition beyond the tenant's has been added.
   bool filtered() const { return !conditions_.empty(); }
-  // "company_id = ? AND ..." ("+company_id = ? AND ..." when narrowed on SQLite).
+  // "company_id = ?", or "+company_id = ?" when narrowed on SQLite.
+  std::string tenantCondition() const;
+  // tenantCondition(), then " AND <condition>" for each condition.
   std::string sql() const;
   // The tenant, then the values of each condition in the order added.
   const Params& params() const { return params_; }
@@ -111,8 +113,7 @@ class RAPPORT_SDK_API WhereClause {
   std::string conditions_;  // " AND <condition>" for each condition
   Params params_;
   bool narrowed_ = false;
-  int conditionCount_ = 0;
-  std::optional<SetTable> set_;  // the first set membership added
+  std::optional<SetTable> soleSet_;  // while a set membership is the only condition
 };
 
 // One page of a list and the number of records matching it (meta.total).
