@@ -59,8 +59,11 @@ std::optional<Role> roleOf(Queryable& db, const std::string& companyId, const st
   return roleFrom(result.front());
 }
 
-bool isMember(Queryable& db, const std::string& companyId, const std::string& userId) {
-  return roleOf(db, companyId, userId).has_value();
+bool isMember(Queryable& db, const std::string& companyId, const std::string& userId,
+              rapport::RecordLock lock) {
+  const std::string sql = "SELECT 1 FROM memberships WHERE company_id = ? AND user_id = ?" +
+                          std::string(rapport::lockClause(db.dialect(), lock));
+  return !db.query(sql, {companyId, userId}).empty();
 }
 
 std::optional<MemberCompany> findFor(Queryable& db, const std::string& companyId,

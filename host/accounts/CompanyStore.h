@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/records.h"
 #include "rapport/pagination.h"
 #include "rapport/roles.h"
 
@@ -38,7 +39,10 @@ CompanyRecord createOwned(Queryable& db, const std::string& name, const std::str
 
 std::optional<CompanyRecord> find(Queryable& db, const std::string& companyId);
 std::optional<Role> roleOf(Queryable& db, const std::string& companyId, const std::string& userId);
-bool isMember(Queryable& db, const std::string& companyId, const std::string& userId);
+// With RecordLock::Share (an owner_id about to be written) the membership is
+// key-share-locked on PostgreSQL until the transaction ends (records.h).
+bool isMember(Queryable& db, const std::string& companyId, const std::string& userId,
+              rapport::RecordLock lock = rapport::RecordLock::None);
 // The company as the user sees it; nullopt when the user is not a member.
 std::optional<MemberCompany> findFor(Queryable& db, const std::string& companyId,
                                      const std::string& userId);

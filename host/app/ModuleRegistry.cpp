@@ -22,12 +22,20 @@ void ModuleRegistry::eventType(const std::string& type, const std::string& descr
   parts_.events.declare(EventType{type, description, module_});
 }
 
-void ModuleRegistry::recordType(const std::string& type, RecordExists exists) {
-  parts_.records.addType(type, module_, std::move(exists));
+void ModuleRegistry::recordType(const std::string& type, RecordType record) {
+  parts_.records.addType(type, module_, std::move(record));
+}
+
+void ModuleRegistry::guardDeletion(const std::string& type, RecordDeletionGuard guard) {
+  parts_.records.addGuard(type, std::move(guard));
 }
 
 void ModuleRegistry::onRecordDeleted(const std::string& type, RecordDeleted reaction) {
   parts_.records.addReaction(type, std::move(reaction));
+}
+
+void ModuleRegistry::augment(const std::string& type, RecordAugment augment) {
+  parts_.records.addAugment(type, std::move(augment));
 }
 
 void ModuleRegistry::onEvent(EventListener listener) {

@@ -29,8 +29,10 @@ class ModuleRegistry : public rapport::Registry {
              RouteOptions options) override;
   void migration(Migration migration) override;
   void eventType(const std::string& type, const std::string& description) override;
-  void recordType(const std::string& type, RecordExists exists) override;
+  void recordType(const std::string& type, RecordType record) override;
+  void guardDeletion(const std::string& type, RecordDeletionGuard guard) override;
   void onRecordDeleted(const std::string& type, RecordDeleted reaction) override;
+  void augment(const std::string& type, RecordAugment augment) override;
   void onEvent(EventListener listener) override;
   void job(Job job) override;
 

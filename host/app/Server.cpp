@@ -95,21 +95,31 @@ std::vector<AppliedMigration> Server::migrate() {
 
 void Server::start() {
   accounts_->start();
-  for (auto& loaded : modules_) {
-    try {
-      loaded.module->start();
-    } catch (const std::exception& e) {
-      throw std::runtime_error("module '" + loaded.info.name + "' failed to start: " + e.what());
+  accountsStarted_ = true;
+  try {
+    for (auto& loaded : modules_) {
+      try {
+        loaded.module->start();
+      } catch (const std::exception& e) {
+        throw std::runtime_error("module '" + loaded.info.name + "' failed to start: " + e.what());
+      }
+      ++modulesStarted_;
+      log::info(
+          "module started",
+          {{"module", loaded.info.name}, {"version", loaded.info.version}, {"file", loaded.file}});
     }
-    log::info(
-        "module started",
-        {{"module", loaded.info.name}, {"version", loaded.info.version}, {"file", loaded.file}});
+    jobs_.start();
+    http_ = std::make_unique<HttpServer>(httpOptions(settings_), router_, *tokens_, rateLimits_,
+                                         *versions_);
+    http_->start();
+  } catch (...) {
+    // The modules already started hold threads, connections or files: they
+    // stop (in reverse) before the failure reaches the caller.
+    http_.reset();
+    jobs_.stop();
+    stopModules();
+    throw;
   }
-  jobs_.start();
-  http_ = std::make_unique<HttpServer>(httpOptions(settings_), router_, *tokens_, rateLimits_,
-                                       *versions_);
-  http_->start();
-  started_ = true;
 }
 
 int Server::port() const {
@@ -122,17 +132,7 @@ void Server::stop() {
     http_.reset();
   }
   jobs_.stop();
-  if (started_) {
-    for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) {
-      try {
-        it->module->stop();
-      } catch (const std::exception& e) {
-        log::error("module failed to stop", {{"module", it->info.name}, {"error", e.what()}});
-      }
-    }
-    accounts_->stop();
-    started_ = false;
-  }
+  stopModules();
   // Drop every function object that came from a module before the modules
   // (and their libraries) are destroyed.
   router_.clear();
@@ -142,6 +142,19 @@ void Server::stop() {
   services_.clear();
   // Modules go in reverse dependency order; each library after its module.
   while (!modules_.empty()) modules_.pop_back();
+}
+
+void Server::stopModules() {
+  while (modulesStarted_ > 0) {
+    const LoadedModule& loaded = modules_[--modulesStarted_];
+    try {
+      loaded.module->stop();
+    } catch (const std::exception& e) {
+      log::error("module failed to stop", {{"module", loaded.info.name}, {"error", e.what()}});
+    }
+  }
+  if (accountsStarted_) accounts_->stop();
+  accountsStarted_ = false;
 }
 
 }  // namespace rapport::host

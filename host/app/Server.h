@@ -41,7 +41,9 @@ class Server {
 
   // Applies pending migrations (host first, then modules in dependency order).
   std::vector<AppliedMigration> migrate();
-  // Starts modules, jobs and the HTTP server.
+  // Starts modules, jobs and the HTTP server. When a module's start() throws
+  // or the server cannot listen, the modules already started are stopped
+  // (in reverse) before the exception leaves.
   void start();
   // Stops everything in reverse; safe to call twice.
   void stop();
@@ -50,6 +52,8 @@ class Server {
 
  private:
   void setUpModule(rapport::Module& module, const std::string& name);
+  // stop() of the started modules, last started first, then of accounts.
+  void stopModules();
 
   const Settings& settings_;
   std::unique_ptr<SqlDatabase> db_;
@@ -68,7 +72,8 @@ class Server {
   std::vector<std::unique_ptr<HostServices>> services_;
   std::vector<MigrationSet> migrations_;
   std::unique_ptr<HttpServer> http_;
-  bool started_ = false;
+  bool accountsStarted_ = false;
+  std::size_t modulesStarted_ = 0;  // modules_[0, modulesStarted_) have had start()
 };
 
 }  // namespace rapport::host

@@ -1,5 +1,6 @@
 #include "http/HttpServer.h"
 
+#include <Poco/Exception.h>
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
@@ -68,9 +69,21 @@ HttpServer::~HttpServer() {
 
 void HttpServer::start() {
   if (server_) throw std::logic_error("HttpServer::start called twice");
-  socket_ = std::make_unique<Poco::Net::ServerSocket>(
-      Poco::Net::SocketAddress(options_.host, static_cast<Poco::UInt16>(options_.port)),
-      std::max(64, options_.maxQueued));
+  // SO_REUSEADDR (a restart binds while old connections are in TIME_WAIT) but
+  // not SO_REUSEPORT, which Poco's ServerSocket(address) also sets: with it a
+  // second server on the same port would start and silently share the
+  // connections instead of failing.
+  const std::string address = options_.host + ":" + std::to_string(options_.port);
+  try {
+    socket_ = std::make_unique<Poco::Net::ServerSocket>();
+    socket_->bind(Poco::Net::SocketAddress(options_.host, static_cast<Poco::UInt16>(options_.port)),
+                  true, false);
+    socket_->listen(std::max(64, options_.maxQueued));
+  } catch (const Poco::Exception& e) {
+    // Poco's what() is only "Net Exception"; the operator needs the reason.
+    socket_.reset();
+    throw std::runtime_error("cannot listen on " + address + ": " + e.displayText());
+  }
   port_ = socket_->address().port();
   // Connection threads come from this pool alone: Poco's default pool caps at
   // 16 whatever maxThreads says.

@@ -5,6 +5,7 @@
 #include "http/UrlCoding.h"
 #include "rapport/error.h"
 #include "rapport/json.h"
+#include "rapport/validation.h"
 
 namespace rapport::host {
 namespace {
@@ -26,6 +27,28 @@ void readBody(const RawRequest& raw, rapport::Request& request) {
   }
   request.body = std::move(body);
   request.hasBody = true;
+}
+
+// Path and query values reach SQL as bound text: PostgreSQL refuses bytes
+// that are not UTF-8, and NUL, in any text (a 500 from deep inside a module).
+// They are checked here, once, so no handler ever meets one: a path
+// parameter that cannot be an id of anything answers 404 like a missing
+// record; a query value answers 422 naming its parameter.
+void requireTextValues(const rapport::Request& request) {
+  for (const auto& [name, value] : request.pathParams) {
+    if (!rapport::isValidUtf8(value)) throw rapport::Error::notFound();
+  }
+  rapport::FieldErrors errors;
+  for (const auto& [name, value] : request.query) {
+    if (!rapport::isValidUtf8(name)) {
+      throw rapport::Error::badRequest(
+          "Malformed request: a query parameter name is not valid UTF-8.");
+    }
+    if (!rapport::isValidUtf8(value)) {
+      errors[name].push_back("The " + name + " must be valid UTF-8 text without null characters.");
+    }
+  }
+  if (!errors.empty()) throw rapport::Error::validation(std::move(errors));
 }
 
 }  // namespace
@@ -54,6 +77,7 @@ rapport::Request buildRequest(const RawRequest& raw, RouteMatch&& match,
   request.pathParams = std::move(match.params);
   request.query = parseQuery(raw.query);
   if (identity) request.identity = *identity;
+  requireTextValues(request);
   readBody(raw, request);
   return request;
 }

@@ -12,6 +12,8 @@
 
 namespace rapport::host {
 
+// Throws rapport::Error 404 when a path parameter, and 422 when a query value,
+// is not UTF-8 text without NUL (400 for such a query parameter name).
 // Throws rapport::Error 400 when a body that must be JSON is not a JSON
 // object. An empty body reads as absent (hasBody false, body null), so POST
 // actions without input (win, logout, ping) need no "{}". GET and HEAD bodies

@@ -1,5 +1,6 @@
 // rapport::Json: accessors, a strict RFC 8259 parser and the compact writer.
 #include "rapport/json.h"
+#include "rapport/validation.h"
 
 #include <locale.h>
 #include <charconv>
@@ -620,6 +621,17 @@ std::size_t Json::size() const {
   if (isArray()) return std::get<Array>(value_).size();
   if (isObject()) return std::get<Object>(value_).size();
   return 0;
+}
+
+// Declared in validation.h; here beside the one UTF-8 decoder of the SDK.
+bool isValidUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '\0') return false;
+    const std::size_t length = utf8SequenceLength(text, i);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
 }
 
 }  // namespace rapport

@@ -4,6 +4,7 @@
 // and the routes it serves.
 #include <memory>
 
+#include "CompaniesJson.h"
 #include "CompaniesRoutes.h"
 #include "CompaniesStore.h"
 #include "companies_migrations.gen.h"
@@ -33,14 +34,19 @@ class CompaniesModule final : public rapport::Module {
     registry.eventType("crm.company.created", "A CRM company was created.");
     registry.eventType("crm.company.updated", "A CRM company was updated.");
     registry.eventType("crm.company.deleted", "A CRM company was deleted.");
-    // Other modules link to CRM companies through the record directory; they
-    // unlink them in onRecordDeleted("company") when one is deleted. The check
-    // share-locks the company on PostgreSQL (store::exists), so a delete racing
-    // the transaction that links to it waits, then unlinks the new link.
+    // Other modules link to CRM companies through the record directory: they
+    // check a link with lockForReference (store::exists key-share-locks the
+    // company on PostgreSQL, so a delete racing the link waits, then unlinks
+    // it) and unlink in onRecordDeleted("company"). fetch reads the company
+    // as GET shows it.
     registry.recordType(
-        "company", [](rapport::Queryable& db, const std::string& companyId, const std::string& id) {
-          return store::exists(db, companyId, id);
-        });
+        "company",
+        {.exists = &store::exists,
+         .fetch = [](rapport::Queryable& db, const std::string& companyId, const std::string& id,
+                     rapport::RecordLock lock) -> std::optional<rapport::Json> {
+           if (!store::exists(db, companyId, id, lock)) return std::nullopt;
+           return companyJson(*store::find(db, companyId, id));
+         }});
 
     registry.route("GET", "/crm/companies", [this](const Request& r) { return routes_->list(r); });
     registry.route("POST", "/crm/companies",

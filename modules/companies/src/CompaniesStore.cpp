@@ -66,10 +66,10 @@ std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {
   return found.front();
 }
 
-bool exists(Queryable& db, const std::string& tenant, const std::string& id) {
-  // PostgreSQL: FOR SHARE keeps the row until commit (see the header).
-  const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR SHARE" : "";
-  const std::string sql = "SELECT 1 FROM crm_companies WHERE company_id = ? AND id = ?" + lock;
+bool exists(Queryable& db, const std::string& tenant, const std::string& id,
+            rapport::RecordLock lock) {
+  const std::string sql = "SELECT 1 FROM crm_companies WHERE company_id = ? AND id = ?" +
+                          std::string(rapport::lockClause(db.dialect(), lock));
   return !db.query(sql, {tenant, id}).empty();
 }
 

@@ -13,6 +13,7 @@
 #include "rapport/db.h"
 #include "rapport/pagination.h"
 #include "rapport/query.h"
+#include "rapport/records.h"
 
 namespace companies {
 
@@ -53,14 +54,15 @@ std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tena
 // The same inside a write transaction, locking the row until commit (on
 // SQLite the transaction already holds the write lock).
 std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id);
-// True when `id` is a CRM company of `tenant`: the record directory's check of
-// "company", which other modules run inside the transaction that links to it
-// (a contact's create). On PostgreSQL it share-locks the row (FOR SHARE) until
-// that transaction ends, so a concurrent delete of the company waits for the
-// commit and its onRecordDeleted reactions then see, and unlink, the new link;
-// a delete that came first makes this wait and answer false. Outside a
-// transaction the lock ends with the statement. SQLite serialises writers.
-bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id);
+// True when `id` is a CRM company of `tenant`: the record directory's check
+// of "company". With RecordLock::Share (a contact's or deal's create linking
+// to it, through RecordDirectory::lockForReference) it key-share-locks the
+// row on PostgreSQL until that transaction ends, so a concurrent delete of
+// the company waits for the commit and its onRecordDeleted reactions then
+// see, and unlink, the new link; a delete that came first makes this wait
+// and answer false. SQLite serialises writers.
+bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id,
+            rapport::RecordLock lock = rapport::RecordLock::None);
 // The stored fields of a row returned by find().
 Company fromRow(const rapport::Row& row);
 

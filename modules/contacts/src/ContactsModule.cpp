@@ -3,6 +3,7 @@
 // the events it emits, the record type it owns and the routes it serves.
 #include <memory>
 
+#include "ContactsJson.h"
 #include "ContactsRoutes.h"
 #include "ContactsStore.h"
 #include "contacts_migrations.gen.h"
@@ -33,10 +34,17 @@ class ContactsModule final : public rapport::Module {
     registry.eventType("crm.contact.created", "A contact was created.");
     registry.eventType("crm.contact.updated", "A contact was updated.");
     registry.eventType("crm.contact.deleted", "A contact was deleted.");
+    // Other modules check a contact through the record directory (exists,
+    // key-share-locking it on PostgreSQL for a reference about to be written)
+    // or read it as GET shows it (fetch).
     registry.recordType(
-        "contact", [](rapport::Queryable& db, const std::string& companyId, const std::string& id) {
-          return store::exists(db, companyId, id);
-        });
+        "contact",
+        {.exists = &store::exists,
+         .fetch = [](rapport::Queryable& db, const std::string& companyId, const std::string& id,
+                     rapport::RecordLock lock) -> std::optional<rapport::Json> {
+           if (!store::exists(db, companyId, id, lock)) return std::nullopt;
+           return contactJson(*store::find(db, companyId, id));
+         }});
 
     registry.route("GET", "/crm/contacts", [this](const Request& r) { return routes_->list(r); });
     registry.route("POST", "/crm/contacts",

@@ -138,11 +138,10 @@ Response ContactsRoutes::remove(const Request& request) {
 
 void ContactsRoutes::requireLinks(Tx& tx, const Contact& contact) const {
   const rapport::RecordDirectory& records = host_.records();
-  if (contact.crmCompanyId &&
-      !records.exists(tx, tx.companyId(), "company", *contact.crmCompanyId)) {
+  if (contact.crmCompanyId && !records.lockForReference(tx, "company", *contact.crmCompanyId)) {
     throw Error::notFound("Company not found.");
   }
-  if (contact.ownerId && !records.exists(tx, tx.companyId(), "user", *contact.ownerId)) {
+  if (contact.ownerId && !records.lockForReference(tx, "user", *contact.ownerId)) {
     throw Error::notFound("Owner not found.");
   }
 }

@@ -63,8 +63,11 @@ std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {
   return found.front();
 }
 
-bool exists(Queryable& db, const std::string& tenant, const std::string& id) {
-  return !db.query("SELECT 1 FROM contacts WHERE company_id = ? AND id = ?", {tenant, id}).empty();
+bool exists(Queryable& db, const std::string& tenant, const std::string& id,
+            rapport::RecordLock lock) {
+  const std::string sql = "SELECT 1 FROM contacts WHERE company_id = ? AND id = ?" +
+                          std::string(rapport::lockClause(db.dialect(), lock));
+  return !db.query(sql, {tenant, id}).empty();
 }
 
 Contact fromRow(const rapport::Row& row) {

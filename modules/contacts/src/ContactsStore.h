@@ -12,6 +12,7 @@
 #include "rapport/db.h"
 #include "rapport/pagination.h"
 #include "rapport/query.h"
+#include "rapport/records.h"
 
 namespace contacts {
 
@@ -51,7 +52,11 @@ std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tena
 // The same inside a write transaction, locking the row until commit (on
 // SQLite the transaction already holds the write lock).
 std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id);
-bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id);
+// True when `id` is a contact of `tenant`: the record directory's check of
+// "contact". RecordLock::Share key-share-locks the row on PostgreSQL until
+// the transaction ends (records.h), so a reference to it cannot dangle.
+bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id,
+            rapport::RecordLock lock = rapport::RecordLock::None);
 // The stored fields of a row returned by find().
 Contact fromRow(const rapport::Row& row);
 

@@ -12,13 +12,26 @@
 
 #include "rapport/module.h"
 
-// Bump MAJOR for any incompatible change of an SDK header (layout of a type,
-// a virtual function added or reordered). MINOR for compatible additions:
-// a module built against minor N loads in a host with minor >= N.
+// The version rule. A module built against MAJOR.N loads in a host of the
+// same MAJOR and a MINOR >= N; anything else is refused at start-up.
+//   MAJOR: any change a module built before would misread: the layout of a
+//     type a module constructs, copies or reads by value (structs, classes
+//     with data members, std::function signatures, enums), a function's or
+//     virtual's signature, virtuals inserted or reordered anywhere, virtuals
+//     added to a class a module implements (Module).
+//   MINOR: compatible additions only: new free functions and headers, new
+//     virtuals appended at the end of an interface the host implements and
+//     modules only call (Host, Registry, Tx, Database, RecordDirectory).
+// History:
 //   1.1: rapport/query.h (lists, search, tags, request rules of record modules).
 //   2.0: query.h's WhereClause (set memberships) and TagTable (record and
 //        counts tables) changed layout.
-#define RAPPORT_SDK_ABI_MAJOR 2
+//   3.0: records.h: RecordExists takes a RecordLock; RecordType (exists and
+//        fetch) replaces the bare check in Registry::recordType; deletion
+//        guards and augments (Registry::guardDeletion, Registry::augment);
+//        RecordDirectory::lockForReference, fetch, augment.
+//        validation.h: isValidUtf8.
+#define RAPPORT_SDK_ABI_MAJOR 3
 #define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 

@@ -7,6 +7,8 @@
 //      registers routes, migrations, event types, record types, reactions
 //      and jobs on `registry` (only during setup);
 //   4. the host applies migrations, then calls start() in dependency order;
+//      when a start() throws, or the server cannot listen, the modules
+//      already started get stop() in reverse order before start-up fails;
 //   5. on shutdown: the server stops accepting and drains, jobs stop, stop()
 //      runs in reverse order, then the module object is destroyed, then its
 //      library is released.
@@ -57,8 +59,12 @@ class RAPPORT_VISIBLE Registry {
                      RouteOptions options = {}) = 0;
   virtual void migration(Migration migration) = 0;
   virtual void eventType(const std::string& type, const std::string& description) = 0;
-  virtual void recordType(const std::string& type, RecordExists exists) = 0;
+  // Record types this module owns, and what it does about other modules'
+  // records (records.h explains each one).
+  virtual void recordType(const std::string& type, RecordType record) = 0;
+  virtual void guardDeletion(const std::string& type, RecordDeletionGuard guard) = 0;
   virtual void onRecordDeleted(const std::string& type, RecordDeleted reaction) = 0;
+  virtual void augment(const std::string& type, RecordAugment augment) = 0;
   virtual void onEvent(EventListener listener) = 0;
   virtual void job(Job job) = 0;
 };

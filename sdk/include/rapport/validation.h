@@ -109,6 +109,9 @@ class RAPPORT_SDK_API Validator {
 RAPPORT_SDK_API bool isValidEmail(std::string_view email);
 RAPPORT_SDK_API bool isValidDate(std::string_view ymd);
 RAPPORT_SDK_API std::size_t utf8Length(std::string_view text);
+// True when `text` is well-formed UTF-8 (no overlong forms, no surrogates)
+// without NUL characters: what every text value stored or bound must be.
+RAPPORT_SDK_API bool isValidUtf8(std::string_view text);
 RAPPORT_SDK_API std::string toLower(std::string_view text);  // ASCII lower-case
 RAPPORT_SDK_API std::string trim(std::string_view text);
 

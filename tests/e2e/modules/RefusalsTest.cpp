@@ -2,6 +2,9 @@
 // never crashes, and says why in ONE error line that names the module.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
+
 #include "e2e/common/Api.h"
 
 using namespace rapport::e2e;
@@ -14,10 +17,13 @@ struct Refusal {
   std::vector<std::string> expected;  // fragments of the one error line
 };
 
-void assertRefused(const Refusal& refusal) {
+// Runs rapportd with `refusal` (and `extra` settings), asserts it refused to
+// start with one error line holding every expected fragment; returns its log.
+std::string assertRefused(const Refusal& refusal, ServerProcess::Settings extra = {}) {
   std::string output;
-  const int code = ServerProcess::runToCompletion(
-      {{"modules.dir", refusal.dirs}, {"modules.enabled", refusal.enabled}}, {}, output);
+  extra["modules.dir"] = refusal.dirs;
+  extra["modules.enabled"] = refusal.enabled;
+  const int code = ServerProcess::runToCompletion(extra, {}, output);
   const std::string context = "modules.enabled=" + refusal.enabled + "\n" + output;
   CPPUNIT_ASSERT_MESSAGE("exit 0 for a refused module: " + context, code != 0);
   CPPUNIT_ASSERT_MESSAGE("killed by a signal (a crash?): " + context, code < 128);
@@ -29,6 +35,17 @@ void assertRefused(const Refusal& refusal) {
     CPPUNIT_ASSERT_MESSAGE("'" + fragment + "' missing: " + context,
                            errors.front().find(fragment) != std::string::npos);
   }
+  return output;
+}
+
+// The probe module's start() and stop() log lines, in order, from `output`.
+std::vector<std::string> probeLifecycle(const std::string& output) {
+  std::vector<std::string> seen;
+  for (const auto& line : linesContaining(output, "module=probe")) {
+    if (line.find("msg=\"probe started\"") != std::string::npos) seen.push_back("started");
+    if (line.find("msg=\"probe stopped\"") != std::string::npos) seen.push_back("stopped");
+  }
+  return seen;
 }
 
 }  // namespace
@@ -44,6 +61,8 @@ class RefusalsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testNotAModule);
   CPPUNIT_TEST(testDependencyCycle);
   CPPUNIT_TEST(testFactoryThrows);
+  CPPUNIT_TEST(testStartThrowsStopsTheStartedModules);
+  CPPUNIT_TEST(testPortTakenStopsTheStartedModules);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -97,6 +116,28 @@ class RefusalsTest : public CppUnit::TestFixture {
     assertRefused({"create_throws",
                    testModulesDir(),
                    {"rapport_create_throws.so", "no configuration for create_throws"}});
+  }
+
+  // probe starts first (start_throws depends on it); when start_throws fails,
+  // the host stops probe before it exits.
+  void testStartThrowsStopsTheStartedModules() {
+    const std::string output =
+        assertRefused({"probe,start_throws",
+                       testModulesDir(),
+                       {"module 'start_throws' failed to start", "start_throws cannot start"}});
+    const std::vector<std::string> expected = {"started", "stopped"};
+    CPPUNIT_ASSERT_MESSAGE(output, probeLifecycle(output) == expected);
+  }
+
+  // The port is taken: the modules started before the listen are stopped.
+  void testPortTakenStopsTheStartedModules() {
+    Poco::Net::ServerSocket taken(Poco::Net::SocketAddress("127.0.0.1", 0));
+    const std::string port = std::to_string(taken.address().port());
+    const std::string output =
+        assertRefused({"probe", testModulesDir(), {"cannot listen on 127.0.0.1:" + port, "in use"}},
+                      {{"server.port", port}});
+    const std::vector<std::string> expected = {"started", "stopped"};
+    CPPUNIT_ASSERT_MESSAGE(output, probeLifecycle(output) == expected);
   }
 };
 

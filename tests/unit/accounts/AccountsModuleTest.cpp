@@ -132,10 +132,12 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     const std::string bobToken = registerUser("bob@example.com");
     const auto bob = *tokens_->authenticate(bobToken);
     rapport::Queryable& q = *db_;
-    const auto& exists = registry_.recordTypes.at("user");
-    CPPUNIT_ASSERT(exists(q, ann.companyId, ann.userId));
-    CPPUNIT_ASSERT(!exists(q, ann.companyId, bob.userId));
-    CPPUNIT_ASSERT(!exists(q, ann.companyId, "cont_" + ann.userId.substr(5)));
+    const auto& exists = registry_.recordTypes.at("user").exists;
+    const auto plain = rapport::RecordLock::None;
+    CPPUNIT_ASSERT(exists(q, ann.companyId, ann.userId, plain));
+    CPPUNIT_ASSERT(!exists(q, ann.companyId, bob.userId, plain));
+    CPPUNIT_ASSERT(!exists(q, ann.companyId, "cont_" + ann.userId.substr(5), plain));
+    CPPUNIT_ASSERT(!registry_.recordTypes.at("user").fetch);
     CPPUNIT_ASSERT_EQUAL(std::size_t{1}, registry_.jobs.size());
   }
 

@@ -97,8 +97,8 @@ void FakeRegistry::route(const std::string& method, const std::string& path,
   routes[method + " " + path] = {std::move(handler), std::move(options)};
 }
 
-void FakeRegistry::recordType(const std::string& type, rapport::RecordExists exists) {
-  recordTypes[type] = std::move(exists);
+void FakeRegistry::recordType(const std::string& type, rapport::RecordType record) {
+  recordTypes[type] = std::move(record);
 }
 
 rapport::Response FakeRegistry::call(const std::string& method, const std::string& path,

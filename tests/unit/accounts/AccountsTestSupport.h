@@ -58,6 +58,15 @@ class NoRecords : public rapport::RecordDirectory {
               const std::string&) const override {
     return false;
   }
+  bool lockForReference(Tx&, const std::string&, const std::string&) const override {
+    return false;
+  }
+  std::optional<rapport::Json> fetch(Queryable&, const std::string&, const std::string&,
+                                     const std::string&, rapport::RecordLock) const override {
+    return std::nullopt;
+  }
+  void augment(Queryable&, const std::string&, const std::string&,
+               rapport::Json::Array&) const override {}
   void deleted(Tx&, const std::string&, const std::string&) const override {}
 };
 
@@ -86,15 +95,17 @@ class FakeRegistry : public rapport::Registry {
     rapport::RouteOptions options;
   };
   std::map<std::string, Route> routes;  // "POST /auth/login"
-  std::map<std::string, rapport::RecordExists> recordTypes;
+  std::map<std::string, rapport::RecordType> recordTypes;
   std::vector<rapport::Job> jobs;
 
   void route(const std::string& method, const std::string& path, rapport::Handler handler,
              rapport::RouteOptions options) override;
   void migration(rapport::Migration) override {}
   void eventType(const std::string&, const std::string&) override {}
-  void recordType(const std::string& type, rapport::RecordExists exists) override;
+  void recordType(const std::string& type, rapport::RecordType record) override;
+  void guardDeletion(const std::string&, rapport::RecordDeletionGuard) override {}
   void onRecordDeleted(const std::string&, rapport::RecordDeleted) override {}
+  void augment(const std::string&, rapport::RecordAugment) override {}
   void onEvent(rapport::EventListener) override {}
   void job(rapport::Job job) override { jobs.push_back(std::move(job)); }
 

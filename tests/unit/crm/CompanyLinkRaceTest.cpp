@@ -122,7 +122,7 @@ class CompanyLinkRaceTest : public CppUnit::TestFixture {
     bool existed = false;
     Worker linker([&] {
       db().transaction(kTenant, [&](rapport::Tx& tx) {
-        existed = companies::store::exists(tx, tx.companyId(), company);
+        existed = companies::store::exists(tx, tx.companyId(), company, rapport::RecordLock::Share);
         checked.set_value();
         std::this_thread::sleep_for(kHold);  // the delete starts meanwhile
         contacts::store::insert(tx, contact, contactOf(company), rapport::nowMicros());
@@ -158,7 +158,7 @@ class CompanyLinkRaceTest : public CppUnit::TestFixture {
     const auto start = steady_clock::now();
     bool existed = true;
     db().transaction(kTenant, [&](rapport::Tx& tx) {
-      existed = companies::store::exists(tx, tx.companyId(), company);
+      existed = companies::store::exists(tx, tx.companyId(), company, rapport::RecordLock::Share);
     });
     const auto waited = steady_clock::now() - start;
     deleter.join();

@@ -43,10 +43,12 @@ class RecordingRegistry final : public rapport::Registry {
   void eventType(const std::string& type, const std::string& description) override {
     eventTypes[type] = description;
   }
-  void recordType(const std::string& type, rapport::RecordExists) override {
+  void recordType(const std::string& type, rapport::RecordType) override {
     recordTypes.push_back(type);
   }
+  void guardDeletion(const std::string&, rapport::RecordDeletionGuard) override {}
   void onRecordDeleted(const std::string&, rapport::RecordDeleted) override {}
+  void augment(const std::string&, rapport::RecordAugment) override {}
   void onEvent(rapport::EventListener) override {}
   void job(rapport::Job) override {}
 };
