@@ -1,0 +1,95 @@
+// SQL of the activities module, and nothing else: every statement filters on
+// the tenant (company_id). Tables: activities, activity_counts (the row count)
+// and, on SQLite, activities_search (the full-text index); see migrations/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "rapport/db.h"
+#include "rapport/pagination.h"
+#include "rapport/query.h"
+#include "rapport/records.h"
+
+namespace activities {
+
+// The record an activity is related to: type "contact", "company" or "deal"
+// and that record's id.
+struct RelatedTo {
+  std::string type;
+  std::string id;
+  bool operator==(const RelatedTo&) const = default;
+};
+
+// The fields of an activity a POST sets and a PATCH merges into (status and
+// completed_at change only through complete and reopen).
+struct Activity {
+  std::string type;
+  std::string title;
+  std::optional<std::string> description;
+  std::optional<std::int64_t> scheduledAt;  // microseconds since the epoch, UTC
+  std::optional<std::int64_t> durationMinutes;
+  std::optional<std::string> ownerId;
+  std::optional<RelatedTo> relatedTo;
+  bool operator==(const Activity&) const = default;
+};
+
+// Filters of the list; they combine with AND. Values are trimmed, non-blank.
+struct ActivityFilter {
+  std::optional<std::string> search;  // substring of title or description, any case
+  std::optional<std::string> type;
+  std::optional<std::string> status;
+  std::optional<std::string> ownerId;
+  std::optional<std::string> relatedType;
+  std::optional<std::string> relatedId;       // only with relatedType
+  std::optional<std::int64_t> scheduledFrom;  // inclusive, microseconds
+  std::optional<std::int64_t> scheduledTo;    // inclusive, microseconds
+};
+
+// One page of activities (columns as read by find()) and the total, for meta.
+using ActivityPage = rapport::ListPage;
+
+namespace store {
+
+// API sort fields (sort=title, -scheduled_at...) and the SQL that orders by them.
+const std::map<std::string, std::string>& sortColumns();
+// The default order: newest first.
+rapport::Sort defaultSort();
+
+// The activity's row, or nullopt when `id` is not an activity of `tenant`.
+std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tenant,
+                                 const std::string& id);
+// The same inside a write transaction, locking the row until commit
+// (SELECT ... FOR UPDATE on PostgreSQL; on SQLite the transaction already
+// holds the write lock).
+std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id);
+// True when `id` is an activity of `tenant`: the record directory's check of
+// "activity" (RecordLock::Share key-share-locks the row on PostgreSQL).
+bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id,
+            rapport::RecordLock lock = rapport::RecordLock::None);
+// The fields of a row returned by find().
+Activity fromRow(const rapport::Row& row);
+// True when the row's status is completed.
+bool isCompleted(const rapport::Row& row);
+
+// Writes a new activity, status pending.
+void insert(rapport::Tx& tx, const std::string& id, const Activity& activity, std::int64_t now);
+// Rewrites the fields of Activity and updated_at.
+void update(rapport::Tx& tx, const std::string& id, const Activity& activity, std::int64_t now);
+// pending -> completed (completed_at = now) or completed -> pending
+// (completed_at cleared); updated_at = now.
+void setCompleted(rapport::Tx& tx, const std::string& id, bool completed, std::int64_t now);
+// False when there was no such activity.
+bool remove(rapport::Tx& tx, const std::string& id);
+// Clears related_to from the tenant's activities related to (type, id): the
+// reaction to that record's deletion. updated_at moves.
+void unlink(rapport::Tx& tx, const std::string& type, const std::string& id, std::int64_t now);
+
+// One page of the tenant's activities matching `filter`, and the total.
+ActivityPage list(rapport::Queryable& db, const std::string& tenant, const ActivityFilter& filter,
+                  const rapport::Sort& sort, const rapport::PageRequest& page);
+
+}  // namespace store
+}  // namespace activities
