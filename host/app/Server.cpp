@@ -17,6 +17,7 @@ StorageOptions storageOptions(const Settings& s) {
       static_cast<int>(s.getInt("database.acquire_timeout_ms", o.acquireTimeoutMs));
   o.sqliteBusyTimeoutMs =
       static_cast<int>(s.getInt("database.sqlite_busy_timeout_ms", o.sqliteBusyTimeoutMs));
+  o.lockTimeoutMs = static_cast<int>(s.getInt("database.lock_timeout_ms", o.lockTimeoutMs));
   return o;
 }
 

@@ -50,6 +50,8 @@ std::vector<SettingInfo> buildKnown() {
       {"database.pool_size", "16", "database sessions at most"},
       {"database.acquire_timeout_ms", "5000", "wait for a free session before failing"},
       {"database.sqlite_busy_timeout_ms", "5000", "SQLite lock wait"},
+      {"database.lock_timeout_ms", "5000",
+       "PostgreSQL lock wait per statement, then 503 (0 = wait forever)"},
       {"modules.dir", "modules beside rapportd",
        "folders holding rapport_<name>.so (':' separated)"},
       {"modules.enabled", RAPPORT_DEFAULT_MODULES, "comma-separated module names"},

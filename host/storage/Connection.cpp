@@ -41,7 +41,7 @@ Connection::Connection(const DatabaseUrl& url, const StorageOptions& options)
     } else {
       session_ = std::make_unique<Poco::Data::Session>(url.connector, url.connectionString);
       postgres_ = postgresHandle(*session_);
-      setUpPostgres();
+      setUpPostgres(options.lockTimeoutMs);
     }
   } catch (...) {
     const DbError error = currentDbError();
@@ -95,10 +95,21 @@ void Connection::switchToWal(int busyTimeoutMs) {
   }
 }
 
-void Connection::setUpPostgres() {
+void Connection::setUpPostgres(int lockTimeoutMs) {
   PQsetNoticeProcessor(postgres_, ignoreNotice, nullptr);
   // Timestamps must not shift with the server's zone.
   runSetup("SET TIME ZONE 'UTC'");
+  // A statement waiting for a lock (a row another transaction holds, a table
+  // someone locked by hand) gives up after the timeout with SQLSTATE 55P03,
+  // which is Busy (503 with Retry-After), instead of holding the request,
+  // its worker and its pooled session for as long as the lock stays.
+  lockTimeoutMs_ = lockTimeoutMs;
+  runSetup("SET lock_timeout = " + std::to_string(lockTimeoutMs_));
+}
+
+void Connection::waitForLocksWithoutLimit(bool unlimited) {
+  if (dialect_ != Dialect::PostgreSQL) return;
+  run("SET lock_timeout = " + std::to_string(unlimited ? 0 : lockTimeoutMs_), {}, Caching::OneShot);
 }
 
 void Connection::runSetup(const std::string& sql) {

@@ -58,6 +58,11 @@ class Connection {
   bool served() const { return served_; }
   void markServed() { served_ = true; }
 
+  // PostgreSQL: lets this session's statements wait for locks without limit
+  // (migrations queue behind each other and behind requests), or restores
+  // the configured lock_timeout. No-op on SQLite.
+  void waitForLocksWithoutLimit(bool unlimited);
+
   // Destroys statements retired after failures. Deferred while a transaction
   // is open: on PostgreSQL their DEALLOCATE would fail in an aborted one.
   void sweep();
@@ -65,7 +70,7 @@ class Connection {
  private:
   void setUpSqlite(const DatabaseUrl& url, const StorageOptions& options);
   void switchToWal(int busyTimeoutMs);
-  void setUpPostgres();
+  void setUpPostgres(int lockTimeoutMs);
   void runSetup(const std::string& sql);
   std::unique_ptr<PreparedStatement> prepare(std::string_view sql, std::string_view signature);
   Result runCached(const std::string& key, std::string_view sql, std::string_view signature,
@@ -83,6 +88,7 @@ class Connection {
   // SQL (with signature) that must not be cached any more: see
   // PreparedStatement::abandon().
   std::unordered_set<std::string> oneShotKeys_;
+  int lockTimeoutMs_ = 0;  // PostgreSQL: the session's lock_timeout
   bool broken_ = false;
   bool served_ = false;
 };

@@ -23,7 +23,8 @@ void registerConnectors() {
 
 void validate(const StorageOptions& options) {
   if (options.poolSize < 1) throw std::runtime_error("storage.pool_size must be at least 1");
-  if (options.acquireTimeoutMs < 0 || options.sqliteBusyTimeoutMs < 0) {
+  if (options.acquireTimeoutMs < 0 || options.sqliteBusyTimeoutMs < 0 ||
+      options.lockTimeoutMs < 0) {
     throw std::runtime_error("storage timeouts must not be negative");
   }
 }

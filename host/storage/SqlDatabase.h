@@ -8,7 +8,8 @@
 // throwing when exhausted, discards dead sessions and retries once, and keeps
 // prepared statements per session, keyed by SQL text. SQLite sessions use
 // WAL, synchronous=NORMAL, foreign_keys=ON and a busy timeout; write
-// transactions are BEGIN IMMEDIATE. PostgreSQL sessions run in UTC.
+// transactions are BEGIN IMMEDIATE. PostgreSQL sessions run in UTC with a
+// lock_timeout (a lock wait that runs out is DbError::Kind::Busy: 503).
 //
 // Threading: shared by all threads; each call borrows one session.
 #pragma once
@@ -26,6 +27,9 @@ struct StorageOptions {
   int poolSize = 16;               // sessions at most (storage.pool_size)
   int acquireTimeoutMs = 5000;     // wait for a free session, then 503-style error
   int sqliteBusyTimeoutMs = 5000;  // SQLite lock wait
+  // PostgreSQL lock wait of each statement (the session's lock_timeout; 0 =
+  // wait forever). Migrations wait without limit.
+  int lockTimeoutMs = 5000;
 };
 
 // Called by Tx::emit inside the transaction (set by the event bus).

@@ -180,7 +180,12 @@ bool SqlDatabaseImpl::ping() {
 
 void SqlDatabaseImpl::withMigrationLock(const std::function<void(Queryable&)>& fn) {
   SessionPool::Lease lease = pool_.acquire();
-  lockForMigrations(*lease);
+  try {
+    lockForMigrations(*lease);
+  } catch (...) {
+    lease.discard();  // its lock_timeout may be left unlimited
+    throw;
+  }
   SessionQueryable session(*lease);
   try {
     fn(session);
@@ -194,8 +199,12 @@ void SqlDatabaseImpl::withMigrationLock(const std::function<void(Queryable&)>& f
 // PostgreSQL: an advisory lock serialises instances migrating at once.
 // SQLite needs none: each migration is its own BEGIN IMMEDIATE transaction,
 // which queues writers, and re-checks the ledger inside it.
+// The session waits for locks without limit meanwhile: an instance that
+// starts while another migrates waits for it however long it takes, and DDL
+// waits for the requests of running instances rather than failing start-up.
 void SqlDatabaseImpl::lockForMigrations(Connection& connection) {
   if (connection.dialect() != Dialect::PostgreSQL) return;
+  connection.waitForLocksWithoutLimit(true);
   connection.run(std::string("SELECT pg_advisory_lock(") + kMigrationLockKey + ")", {},
                  Connection::Caching::OneShot);
 }
@@ -206,6 +215,7 @@ void SqlDatabaseImpl::unlockAfterMigrations(SessionPool::Lease& lease) {
     lease->rollback();  // the unlock would fail inside an aborted transaction
     lease->run(std::string("SELECT pg_advisory_unlock(") + kMigrationLockKey + ")", {},
                Connection::Caching::OneShot);
+    lease->waitForLocksWithoutLimit(false);
   } catch (...) {
     lease.discard();  // closing the session releases its advisory locks too
   }

@@ -5,12 +5,14 @@
 
 using rapport::DbError;
 using rapport::host::classifyDriverMessage;
+using rapport::host::isTransactionConflict;
 using rapport::host::redactSecrets;
 
 class ErrorMappingTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ErrorMappingTest);
   CPPUNIT_TEST(classifiesSqliteMessages);
   CPPUNIT_TEST(classifiesPostgresMessages);
+  CPPUNIT_TEST(lockTimeoutIsBusyButNoConflict);
   CPPUNIT_TEST(redactsPasswords);
   CPPUNIT_TEST_SUITE_END();
 
@@ -45,6 +47,28 @@ class ErrorMappingTest : public CppUnit::TestFixture {
                    DbError::Kind::ConnectionLost);
     CPPUNIT_ASSERT(classifyDriverMessage(prefix + "division by zero State: 22012 ") ==
                    DbError::Kind::Other);
+  }
+
+  // database.lock_timeout_ms ran out (SQLSTATE 55P03, lock_not_available):
+  // Busy, so the request answers 503 with Retry-After like SQLite's busy
+  // timeout. Unlike a deadlock (40P01) or a serialization failure (40001),
+  // it is not a conflict Database::transaction runs again: that would only
+  // multiply the wait behind a lock that is still held.
+  void lockTimeoutIsBusyButNoConflict() {
+    const std::string lockTimeout =
+        "PostgreSQL: [PostgreSQL]: postgresql_stmt_execute error: ERROR:  canceling statement "
+        "due to lock timeout Severity: ERROR State: 55P03 ";
+    CPPUNIT_ASSERT(classifyDriverMessage(lockTimeout) == DbError::Kind::Busy);
+    CPPUNIT_ASSERT(!isTransactionConflict(DbError(DbError::Kind::Busy, lockTimeout)));
+    const std::string nowait =
+        "ERROR: could not obtain lock on row in relation \"contacts\" State: 55P03 ";
+    CPPUNIT_ASSERT(classifyDriverMessage(nowait) == DbError::Kind::Busy);
+    const std::string deadlock = "ERROR: deadlock detected State: 40P01 ";
+    CPPUNIT_ASSERT(isTransactionConflict(DbError(DbError::Kind::Busy, deadlock)));
+    const std::string serialization =
+        "ERROR: could not serialize access due to concurrent update State: 40001 ";
+    CPPUNIT_ASSERT(classifyDriverMessage(serialization) == DbError::Kind::Busy);
+    CPPUNIT_ASSERT(isTransactionConflict(DbError(DbError::Kind::Busy, serialization)));
   }
 
   void redactsPasswords() {
