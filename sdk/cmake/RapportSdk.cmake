@@ -30,6 +30,9 @@ function(rapport_embed_migrations TARGET NAME DIR)
     endif()
     file(READ ${sqlite_file} sqlite_sql)
     file(READ ${pg_file} pg_sql)
+    # An edited migration re-runs CMake, which rewrites the header: without
+    # this only adding or removing a file would.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sqlite_file} ${pg_file})
     string(APPEND body "      {\"${migration_id}\", R\"rapport_sql(${sqlite_sql})rapport_sql\",\n"
                        "       R\"rapport_sql(${pg_sql})rapport_sql\"},\n")
   endforeach()

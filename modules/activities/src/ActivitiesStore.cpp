@@ -1,5 +1,6 @@
-// SQL of the activities module. Statements use "?" on both engines; the only
-// dialect branch here is the row lock (the search's is rapport::addTextSearch).
+// SQL of the activities module. Statements use "?" on both engines, with no
+// dialect branch (row locks come from rapport::selectRecord, the search's
+// branch from rapport::addTextSearch).
 #include "ActivitiesStore.h"
 
 #include "rapport/query.h"
@@ -64,26 +65,18 @@ rapport::Sort defaultSort() {
 }
 
 std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id) {
-  rapport::Result found = db.query(
-      "SELECT " + kColumns + " FROM activities WHERE company_id = ? AND id = ?", {tenant, id});
-  if (found.empty()) return std::nullopt;
-  return found.front();
+  return rapport::selectRecord(db, kColumns, "activities", tenant, id);
 }
 
 std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {
-  const char* lock = tx.dialect() == Dialect::PostgreSQL ? " FOR UPDATE" : "";
-  rapport::Result found =
-      tx.query("SELECT " + kColumns + " FROM activities WHERE company_id = ? AND id = ?" + lock,
-               {tx.companyId(), id});
-  if (found.empty()) return std::nullopt;
-  return found.front();
+  return rapport::selectRecord(tx, kColumns, "activities", tx.companyId(), id,
+                               rapport::RowLock::Update);
 }
 
 bool exists(Queryable& db, const std::string& tenant, const std::string& id,
             rapport::RecordLock lock) {
-  const std::string sql = "SELECT 1 FROM activities WHERE company_id = ? AND id = ?" +
-                          std::string(rapport::lockClause(db.dialect(), lock));
-  return !db.query(sql, {tenant, id}).empty();
+  return rapport::selectRecord(db, "1", "activities", tenant, id, rapport::rowLockFor(lock))
+      .has_value();
 }
 
 Activity fromRow(const rapport::Row& row) {

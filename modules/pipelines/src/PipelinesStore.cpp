@@ -1,5 +1,5 @@
-// SQL of the pipelines module. Statements use "?" on both engines; the only
-// dialect branches are the row locks.
+// SQL of the pipelines module. Statements use "?" on both engines, with no
+// dialect branch (row locks come from rapport::selectRecord).
 #include "PipelinesStore.h"
 
 #include <unordered_map>
@@ -7,7 +7,6 @@
 namespace pipelines::store {
 namespace {
 
-using rapport::Dialect;
 using rapport::Queryable;
 using rapport::Tx;
 
@@ -16,11 +15,6 @@ const std::string kPipelineColumns = "id, name, is_default, created_at, updated_
 // The same for stages.
 const std::string kStageColumns =
     "id, pipeline_id, name, position, probability, created_at, updated_at";
-
-std::optional<rapport::Row> first(rapport::Result result) {
-  if (result.empty()) return std::nullopt;
-  return result.front();
-}
 
 }  // namespace
 
@@ -37,9 +31,7 @@ rapport::Sort defaultSort() {
 
 std::optional<rapport::Row> findPipeline(Queryable& db, const std::string& tenant,
                                          const std::string& id) {
-  return first(
-      db.query("SELECT " + kPipelineColumns + " FROM pipelines WHERE company_id = ? AND id = ?",
-               {tenant, id}));
+  return rapport::selectRecord(db, kPipelineColumns, "pipelines", tenant, id);
 }
 
 rapport::Result stagesOf(Queryable& db, const std::string& tenant,
@@ -60,23 +52,19 @@ rapport::Result stagesOf(Queryable& db, const std::string& tenant,
 
 std::optional<rapport::Row> findStage(Queryable& db, const std::string& tenant,
                                       const std::string& id) {
-  return first(
-      db.query("SELECT " + kStageColumns + " FROM pipeline_stages WHERE company_id = ? AND id = ?",
-               {tenant, id}));
+  return rapport::selectRecord(db, kStageColumns, "pipeline_stages", tenant, id);
 }
 
 bool pipelineExists(Queryable& db, const std::string& tenant, const std::string& id,
                     rapport::RecordLock lock) {
-  const std::string sql = "SELECT 1 FROM pipelines WHERE company_id = ? AND id = ?" +
-                          std::string(rapport::lockClause(db.dialect(), lock));
-  return !db.query(sql, {tenant, id}).empty();
+  return rapport::selectRecord(db, "1", "pipelines", tenant, id, rapport::rowLockFor(lock))
+      .has_value();
 }
 
 bool stageExists(Queryable& db, const std::string& tenant, const std::string& id,
                  rapport::RecordLock lock) {
-  const std::string sql = "SELECT 1 FROM pipeline_stages WHERE company_id = ? AND id = ?" +
-                          std::string(rapport::lockClause(db.dialect(), lock));
-  return !db.query(sql, {tenant, id}).empty();
+  return rapport::selectRecord(db, "1", "pipeline_stages", tenant, id, rapport::rowLockFor(lock))
+      .has_value();
 }
 
 rapport::ListPage list(Queryable& db, const std::string& tenant, const rapport::Sort& sort,
@@ -102,10 +90,8 @@ bool hasPipelines(Tx& tx) {
 }
 
 std::optional<rapport::Row> lockPipeline(Tx& tx, const std::string& id) {
-  const char* lock = tx.dialect() == Dialect::PostgreSQL ? " FOR NO KEY UPDATE" : "";
-  return first(tx.query(
-      "SELECT " + kPipelineColumns + " FROM pipelines WHERE company_id = ? AND id = ?" + lock,
-      {tx.companyId(), id}));
+  return rapport::selectRecord(tx, kPipelineColumns, "pipelines", tx.companyId(), id,
+                               rapport::RowLock::NoKeyUpdate);
 }
 
 void clearDefault(Tx& tx, std::int64_t now) {

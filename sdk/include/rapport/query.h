@@ -45,9 +45,33 @@
 #include "rapport/export.h"
 #include "rapport/http.h"
 #include "rapport/pagination.h"
+#include "rapport/records.h"
 #include "rapport/validation.h"
 
 namespace rapport {
+
+// --- One record --------------------------------------------------------------
+
+// How selectRecord locks the row it reads, on PostgreSQL. SQLite takes no row
+// locks: a write transaction already holds the database's write lock.
+enum class RowLock {
+  None,
+  KeyShare,     // FOR KEY SHARE: the row stays (no delete) until the transaction ends
+  NoKeyUpdate,  // FOR NO KEY UPDATE: the row will change, but references to it may still be taken
+  Update,       // FOR UPDATE: the row will change or be deleted
+};
+
+// The lock a record directory lookup asks for (records.h): KeyShare for
+// RecordLock::Share, None otherwise.
+RAPPORT_SDK_API RowLock rowLockFor(RecordLock lock);
+
+// "SELECT <columns> FROM <table> WHERE company_id = ? AND id = ?" with the
+// lock's clause: the tenant's record `id`, or nullopt. Every module's find,
+// findForUpdate and record-directory exists are this one statement.
+RAPPORT_SDK_API std::optional<Row> selectRecord(Queryable& db, std::string_view columns,
+                                                std::string_view table, const std::string& tenant,
+                                                const std::string& id,
+                                                RowLock lock = RowLock::None);
 
 // --- Lists: WHERE clause and page -------------------------------------------
 
