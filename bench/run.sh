@@ -113,6 +113,8 @@ source "$BENCH_DIR/lib/servers.sh"
 source "$BENCH_DIR/lib/api.sh"
 # shellcheck source=lib/seed.sh
 source "$BENCH_DIR/lib/seed.sh"
+# shellcheck source=lib/deals.sh
+source "$BENCH_DIR/lib/deals.sh"
 # shellcheck source=scenarios.sh
 source "$BENCH_DIR/scenarios.sh"
 
@@ -186,7 +188,8 @@ load_test() {
   local label="$name/$engine" file="$LOGS/$name-$engine"
   # BENCH_NONCE differs for every wrk run, so "{seq}" bodies never repeat.
   local -a env=(BENCH_METHOD="$SCN_METHOD" BENCH_TOKEN="$SCN_TOKEN" BENCH_BODY="$SCN_BODY"
-                BENCH_MAX_GAP_MS="$SCN_MAX_GAP_MS" BENCH_EXPECT_STATUS="$SCN_EXPECT")
+                BENCH_MAX_GAP_MS="$SCN_MAX_GAP_MS" BENCH_EXPECT_STATUS="$SCN_EXPECT"
+                BENCH_PATHS="$SCN_PATHS" BENCH_BODIES="$SCN_BODIES" BENCH_LUA_DIR="$BENCH_DIR/lua")
   local -a wrk_common=(--timeout "$SCN_TIMEOUT")
   local ok=1 line check
 
@@ -261,6 +264,7 @@ load_test() {
 # measure_ceiling LABEL: the nginx `return 200` ceiling with the same wrk parameters.
 measure_ceiling() {
   SCN_METHOD=GET SCN_TOKEN="" SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s SCN_EXPECT=""
+  SCN_PATHS="" SCN_BODIES=""
   load_test "$1" nginx "$NGINX_URL"
 }
 
@@ -271,7 +275,7 @@ run_scenarios() {
     read -r name access method path body <<<"$line"
     [ -z "$ONLY_SCENARIOS" ] || [[ " $ONLY_SCENARIOS " == *" $name "* ]] || continue
     SCN_METHOD=$method SCN_PATH=$path SCN_BODY=${body:-} SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s
-    SCN_EXPECT=""
+    SCN_EXPECT="" SCN_PATHS="" SCN_BODIES=""
     case $access in
       public) SCN_TOKEN="" ;;
       token) SCN_TOKEN=$TOKEN ;;
@@ -383,6 +387,7 @@ explain_lists() {
 scale_engine() {
   local rows entry label query total before result
   SCN_METHOD=GET SCN_TOKEN=$TOKEN SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s SCN_EXPECT=""
+  SCN_PATHS="" SCN_BODIES=""
   for rows in $SCALE; do
     if ! seed_contacts "$rows"; then
       fail "$ENGINE: seeding $rows contacts failed"

@@ -30,6 +30,10 @@ SCENARIOS=(
   "contact_get     token   GET   /v1/crm/contacts/SEEDED"
   "contact_search  token   GET   /v1/crm/contacts?search=TERM&per_page=20"
   "contact_create  token   POST  /v1/crm/contacts  {\"name\":\"New Contact {seq}\",\"email\":\"New.{seq}@Bench.Example\",\"phone\":\"+44 20 7946 0000\",\"job_title\":\"Buyer\",\"tags\":[\"lead\",\"bench\"]}"
+  "pipeline_list_few  token  GET   /v1/crm/pipelines?per_page=3"
+  "deal_create     token   POST  /v1/crm/deals"
+  "deal_stage_move token   PATCH /v1/crm/deals/MOVED/stage"
+  "pipeline_list   token   GET   /v1/crm/pipelines?per_page=3"
 )
 
 # The contacts the read scenarios use: 100 000 in the benchmark tenant,
@@ -60,4 +64,51 @@ prepare_contact_search() {
 # adds contacts to the tenant.
 prepare_contact_create() {
   SCN_EXPECT=201
+}
+
+# --- Deals and pipelines (lib/deals.sh) ----------------------------------------------
+
+# The deals behind the pipeline list's counters: 100 000 open deals with SQL.
+DEALS_ROWS=100000
+
+# The first page of the pipeline list, 3 pipelines of 3 stages with counters
+# on each, while the tenant has no deals: the baseline of pipeline_list.
+prepare_pipeline_list_few() {
+  local name
+  for name in Enterprise Partners Renewals; do bench_pipeline "$name" || return 1; done
+  check_pipeline_count 0
+}
+
+# A new deal per request in the Renewals pipeline's first stage, a value and a
+# tag; 201 or the run fails.
+prepare_deal_create() {
+  bench_pipeline "Deal create" || return 1
+  SCN_BODY="{\"title\":\"Deal {seq}\",\"pipeline_id\":\"$PIPELINE_ID\",\"stage_id\":\"${STAGE_IDS[0]}\",\"value\":125000,\"tags\":[\"bench\"]}"
+  SCN_EXPECT=201
+}
+
+# 200 deals created in a pipeline's first stage; each request moves one of
+# them to the second stage, and the next pass moves them back (BENCH_PATHS,
+# BENCH_BODIES in lua/requests.lua): every request is a real move (the row,
+# the counters and the crm.deal.stage_changed event in one transaction),
+# 200 or the run fails.
+prepare_deal_stage_move() {
+  local id
+  bench_pipeline "Stage moves" || return 1
+  bench_deals 200 "${STAGE_IDS[0]}" || return 1
+  SCN_PATHS="" SCN_PATH="/v1/crm/deals/${DEAL_IDS[0]}/stage"
+  for id in "${DEAL_IDS[@]}"; do SCN_PATHS+="/v1/crm/deals/$id/stage"$'\n'; done
+  SCN_BODY="{\"stage_id\":\"${STAGE_IDS[1]}\"}"
+  SCN_BODIES="$SCN_BODY"$'\n'"{\"stage_id\":\"${STAGE_IDS[0]}\"}"
+  SCN_EXPECT=200
+}
+
+# The same page (the 3 newest pipelines, so the one seeded here and the two
+# of deal_create and deal_stage_move) after 100 000 open deals were added to
+# the newest: its cost must not grow with the deals (the counters are read
+# from the deals module's slotted totals, never counted per request).
+prepare_pipeline_list() {
+  bench_pipeline "Seeded" || return 1
+  seed_deals "$DEALS_ROWS" || return 1
+  check_pipeline_count "$DEALS_ROWS"
 }

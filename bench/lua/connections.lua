@@ -56,13 +56,8 @@ end
 responses, non2xx, max_gap, started, last = 0, 0, 0, 0, 0
 thread_number, sent = 0, 0
 
-if body:find("{seq}", 1, true) then
-  function request()
-    sent = sent + 1
-    local seq = nonce .. "-" .. thread_number .. "-" .. sent
-    return wrk.format(nil, nil, nil, (body:gsub("{seq}", seq)))
-  end
-end
+local shared = dofile((os.getenv("BENCH_LUA_DIR") or "bench/lua") .. "/requests.lua")
+request = shared.request_function(body, nonce)
 
 function init(args)
   started = now_ms()

@@ -3,9 +3,8 @@
 --
 --   BENCH_METHOD  GET (default), POST, ...
 --   BENCH_TOKEN   bearer token; sent as "Authorization: Bearer <token>" when set
---   BENCH_BODY    request body; sent as JSON when set. Every "{seq}" in it is
---                 replaced, per request, by a value unique within the run:
---                 BENCH_NONCE-<wrk thread>-<request number>
+--   BENCH_BODY    request body; sent as JSON when set. "{seq}", BENCH_PATHS
+--                 and BENCH_BODIES: see requests.lua
 --   BENCH_NONCE   that value's prefix; run.sh passes a different one to every
 --                 wrk run (warm-up, measurement, check) of a scenario
 --   BENCH_EXPECT_STATUS  when set (e.g. 201), any other status is counted as
@@ -16,8 +15,9 @@
 -- Lua, so the load generator spends as little of the shared CPU as possible.
 -- That is also why non-2xx responses are counted by wrk itself here (status
 -- >= 400); the per-connection check (connections.lua) counts every non-2xx
--- status. Only a body with "{seq}" defines request() (one body per request),
--- and only BENCH_EXPECT_STATUS defines response().
+-- status. Only a body with "{seq}" (one body per request)
+-- (or BENCH_PATHS) defines request() (requests.lua), and only
+-- BENCH_EXPECT_STATUS defines response().
 
 local method = os.getenv("BENCH_METHOD") or ""
 local token = os.getenv("BENCH_TOKEN") or ""
@@ -44,13 +44,8 @@ end
 -- Thread state.
 thread_number, sent, unexpected = 0, 0, 0
 
-if body:find("{seq}", 1, true) then
-  function request()
-    sent = sent + 1
-    local seq = nonce .. "-" .. thread_number .. "-" .. sent
-    return wrk.format(nil, nil, nil, (body:gsub("{seq}", seq)))
-  end
-end
+local shared = dofile((os.getenv("BENCH_LUA_DIR") or "bench/lua") .. "/requests.lua")
+request = shared.request_function(body, nonce)
 
 if expect then
   function response(status, headers, response_body)

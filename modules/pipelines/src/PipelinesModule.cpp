@@ -43,8 +43,7 @@ class PipelinesModule final : public rapport::Module {
         "pipeline", {.exists = &store::pipelineExists,
                      .fetch = [](Queryable& db, const std::string& companyId, const std::string& id,
                                  RecordLock lock) -> std::optional<rapport::Json> {
-                       if (!store::pipelineExists(db, companyId, id, lock)) return std::nullopt;
-                       const auto row = store::findPipeline(db, companyId, id);
+                       const auto row = store::findPipeline(db, companyId, id, lock);
                        if (!row) return std::nullopt;
                        rapport::Result rows;
                        rows.rows.push_back(*row);
@@ -54,8 +53,7 @@ class PipelinesModule final : public rapport::Module {
         "stage", {.exists = &store::stageExists,
                   .fetch = [](Queryable& db, const std::string& companyId, const std::string& id,
                               RecordLock lock) -> std::optional<rapport::Json> {
-                    if (!store::stageExists(db, companyId, id, lock)) return std::nullopt;
-                    const auto row = store::findStage(db, companyId, id);
+                    const auto row = store::findStage(db, companyId, id, lock);
                     if (!row) return std::nullopt;
                     return stageJson(*row);
                   }});

@@ -30,8 +30,9 @@ rapport::Sort defaultSort() {
 }
 
 std::optional<rapport::Row> findPipeline(Queryable& db, const std::string& tenant,
-                                         const std::string& id) {
-  return rapport::selectRecord(db, kPipelineColumns, "pipelines", tenant, id);
+                                         const std::string& id, rapport::RecordLock lock) {
+  return rapport::selectRecord(db, kPipelineColumns, "pipelines", tenant, id,
+                               rapport::rowLockFor(lock));
 }
 
 rapport::Result stagesOf(Queryable& db, const std::string& tenant,
@@ -51,8 +52,9 @@ rapport::Result stagesOf(Queryable& db, const std::string& tenant,
 }
 
 std::optional<rapport::Row> findStage(Queryable& db, const std::string& tenant,
-                                      const std::string& id) {
-  return rapport::selectRecord(db, kStageColumns, "pipeline_stages", tenant, id);
+                                      const std::string& id, rapport::RecordLock lock) {
+  return rapport::selectRecord(db, kStageColumns, "pipeline_stages", tenant, id,
+                               rapport::rowLockFor(lock));
 }
 
 bool pipelineExists(Queryable& db, const std::string& tenant, const std::string& id,

@@ -32,17 +32,22 @@ rapport::Sort defaultSort();
 
 // --- Reads (any Queryable) --------------------------------------------------
 
-// The pipeline's row, or nullopt when `id` is not a pipeline of `tenant`.
+// The pipeline's row, or nullopt when `id` is not a pipeline of `tenant`;
+// with RecordLock::Share (the directory's fetch for a reference about to be
+// written) key-share-locked on PostgreSQL in the same statement.
 std::optional<rapport::Row> findPipeline(rapport::Queryable& db, const std::string& tenant,
-                                         const std::string& id);
+                                         const std::string& id,
+                                         rapport::RecordLock lock = rapport::RecordLock::None);
 // The stages of the given pipelines of `tenant`, ordered by pipeline then
 // position (columns as stageJson reads them).
 rapport::Result stagesOf(rapport::Queryable& db, const std::string& tenant,
                          const std::vector<std::string>& pipelineIds);
 // The stage's row (whatever its pipeline), or nullopt when `id` is not a
-// stage of `tenant`.
+// stage of `tenant`; `lock` as findPipeline's (a deal's create and move
+// read and lock the stage in one statement).
 std::optional<rapport::Row> findStage(rapport::Queryable& db, const std::string& tenant,
-                                      const std::string& id);
+                                      const std::string& id,
+                                      rapport::RecordLock lock = rapport::RecordLock::None);
 // The record directory's checks of "pipeline" and "stage". RecordLock::Share
 // key-share-locks the row on PostgreSQL until the transaction ends.
 bool pipelineExists(rapport::Queryable& db, const std::string& tenant, const std::string& id,
