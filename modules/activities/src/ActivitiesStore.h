@@ -59,8 +59,11 @@ const std::map<std::string, std::string>& sortColumns();
 rapport::Sort defaultSort();
 
 // The activity's row, or nullopt when `id` is not an activity of `tenant`.
+// With RecordLock::Share (the record directory's fetch for a reference about
+// to be written) the row is key-share-locked on PostgreSQL in the same read.
 std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tenant,
-                                 const std::string& id);
+                                 const std::string& id,
+                                 rapport::RecordLock lock = rapport::RecordLock::None);
 // The same inside a write transaction, locking the row until commit
 // (SELECT ... FOR UPDATE on PostgreSQL; on SQLite the transaction already
 // holds the write lock).

@@ -44,8 +44,9 @@ class CompaniesModule final : public rapport::Module {
         {.exists = &store::exists,
          .fetch = [](rapport::Queryable& db, const std::string& companyId, const std::string& id,
                      rapport::RecordLock lock) -> std::optional<rapport::Json> {
-           if (!store::exists(db, companyId, id, lock)) return std::nullopt;
-           return companyJson(*store::find(db, companyId, id));
+           const auto row = store::find(db, companyId, id, lock);
+           if (!row) return std::nullopt;
+           return companyJson(*row);
          }});
 
     registry.route("GET", "/crm/companies", [this](const Request& r) { return routes_->list(r); });

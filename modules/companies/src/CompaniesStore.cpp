@@ -51,8 +51,10 @@ rapport::Sort defaultSort() {
   return {.column = "created_at", .descending = true};
 }
 
-std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id) {
-  return rapport::selectRecord(db, kColumns, "crm_companies", tenant, id);
+std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
+                                 rapport::RecordLock lock) {
+  return rapport::selectRecord(db, kColumns, "crm_companies", tenant, id,
+                               rapport::rowLockFor(lock));
 }
 
 std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {

@@ -42,8 +42,9 @@ class ContactsModule final : public rapport::Module {
         {.exists = &store::exists,
          .fetch = [](rapport::Queryable& db, const std::string& companyId, const std::string& id,
                      rapport::RecordLock lock) -> std::optional<rapport::Json> {
-           if (!store::exists(db, companyId, id, lock)) return std::nullopt;
-           return contactJson(*store::find(db, companyId, id));
+           const auto row = store::find(db, companyId, id, lock);
+           if (!row) return std::nullopt;
+           return contactJson(*row);
          }});
 
     registry.route("GET", "/crm/contacts", [this](const Request& r) { return routes_->list(r); });

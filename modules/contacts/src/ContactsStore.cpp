@@ -48,8 +48,9 @@ rapport::Sort defaultSort() {
   return {.column = "created_at", .descending = true};
 }
 
-std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id) {
-  return rapport::selectRecord(db, kColumns, "contacts", tenant, id);
+std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
+                                 rapport::RecordLock lock) {
+  return rapport::selectRecord(db, kColumns, "contacts", tenant, id, rapport::rowLockFor(lock));
 }
 
 std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {

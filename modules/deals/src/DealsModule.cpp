@@ -47,8 +47,9 @@ class DealsModule final : public rapport::Module {
         {.exists = &store::exists,
          .fetch = [](rapport::Queryable& db, const std::string& companyId, const std::string& id,
                      rapport::RecordLock lock) -> std::optional<rapport::Json> {
-           if (!store::exists(db, companyId, id, lock)) return std::nullopt;
-           return dealJson(*store::find(db, companyId, id));
+           const auto row = store::find(db, companyId, id, lock);
+           if (!row) return std::nullopt;
+           return dealJson(*row);
          }});
 
     // Pipelines and stages: their counters come from deal_stage_totals, and

@@ -75,8 +75,11 @@ const std::map<std::string, std::string>& sortColumns();
 rapport::Sort defaultSort();
 
 // The deal's row, or nullopt when `id` is not a deal of `tenant`.
+// With RecordLock::Share (the record directory's fetch for a reference about
+// to be written) the row is key-share-locked on PostgreSQL in the same read.
 std::optional<rapport::Row> find(rapport::Queryable& db, const std::string& tenant,
-                                 const std::string& id);
+                                 const std::string& id,
+                                 rapport::RecordLock lock = rapport::RecordLock::None);
 // The same inside a write transaction, locking the row until commit (FOR
 // UPDATE on PostgreSQL; on SQLite the transaction holds the write lock).
 std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id);
