@@ -55,14 +55,13 @@ void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
 
 void AccountsModule::registerRecordType(rapport::Registry& registry) {
   // The rule "owner_id must be a member of the active company" (decisions §1).
-  registry.recordType(
-      "user", {.exists =
-                   [](Queryable& db, const std::string& companyId, const std::string& id,
-                      rapport::RecordLock lock) {
-                     return rapport::hasPrefix(id, "user_") &&
-                            companies::isMember(db, companyId, id, lock);
-                   },
-               .fetch = {}});
+  registry.recordType("user", {.exists =
+                                   [](Queryable& db, const std::string& companyId,
+                                      const std::string& id, rapport::RecordLock lock) {
+                                     return rapport::hasPrefix(id, "user_") &&
+                                            companies::isMember(db, companyId, id, lock);
+                                   },
+                               .fetch = {}});
 }
 
 void AccountsModule::registerPurgeJob(rapport::Registry& registry) {

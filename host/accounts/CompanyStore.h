@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "rapport/db.h"
-#include "rapport/records.h"
 #include "rapport/pagination.h"
+#include "rapport/records.h"
 #include "rapport/roles.h"
 
 namespace rapport::host::accounts {

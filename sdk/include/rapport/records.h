@@ -60,8 +60,8 @@ using RecordExists = std::function<bool(Queryable& db, const std::string& compan
                                         const std::string& id, RecordLock lock)>;
 // The record as the owner's GET returns it, or nullopt when it does not
 // exist in `companyId`; takes `lock` like RecordExists.
-using RecordFetch = std::function<std::optional<Json>(
-    Queryable& db, const std::string& companyId, const std::string& id, RecordLock lock)>;
+using RecordFetch = std::function<std::optional<Json>(Queryable& db, const std::string& companyId,
+                                                      const std::string& id, RecordLock lock)>;
 // What the owner of a record type lends the directory. `exists` is required;
 // `fetch` is optional (fetch() of a type without one throws std::logic_error).
 struct RecordType {
