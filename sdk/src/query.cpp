@@ -145,6 +145,13 @@ ListPage selectPage(Queryable& db, std::string_view columns, std::string_view ta
   return out;
 }
 
+Response listResponse(const ListPage& found, const PageRequest& page,
+                      const std::function<Json(const Row&)>& toJson) {
+  Json data = Json::array();
+  for (const Row& row : found.rows) data.push(toJson(row));
+  return Response::list(std::move(data), pageMeta(page, found.total));
+}
+
 std::string likeContains(std::string_view term) {
   std::string out = "%";
   for (char c : term) {

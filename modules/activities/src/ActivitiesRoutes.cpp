@@ -58,9 +58,7 @@ Response ActivitiesRoutes::page(const Request& request, const ActivityFilter& fi
       rapport::parseSort(request, store::sortColumns(), store::defaultSort());
   rapport::Queryable& db = host_.db();
   const ActivityPage found = store::list(db, request.identity.companyId, filter, sort, page);
-  Json data = Json::array();
-  for (const rapport::Row& row : found.rows) data.push(activityJson(row));
-  return Response::list(std::move(data), rapport::pageMeta(page, found.total));
+  return rapport::listResponse(found, page, activityJson);
 }
 
 Response ActivitiesRoutes::create(const Request& request) {

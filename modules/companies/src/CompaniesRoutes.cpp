@@ -48,9 +48,7 @@ Response CompaniesRoutes::list(const Request& request) {
       rapport::parseSort(request, store::sortColumns(), store::defaultSort());
   rapport::Queryable& db = host_.db();
   const CompanyPage found = store::list(db, request.identity.companyId, filter, sort, page);
-  Json data = Json::array();
-  for (const rapport::Row& row : found.rows) data.push(companyJson(row));
-  return Response::list(std::move(data), rapport::pageMeta(page, found.total));
+  return rapport::listResponse(found, page, companyJson);
 }
 
 Response CompaniesRoutes::create(const Request& request) {

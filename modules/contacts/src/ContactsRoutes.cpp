@@ -69,9 +69,7 @@ Response ContactsRoutes::page(const Request& request, const ContactFilter& filte
       rapport::parseSort(request, store::sortColumns(), store::defaultSort());
   rapport::Queryable& db = host_.db();
   const ContactPage found = store::list(db, request.identity.companyId, filter, sort, page);
-  Json data = Json::array();
-  for (const rapport::Row& row : found.rows) data.push(contactJson(row));
-  return Response::list(std::move(data), rapport::pageMeta(page, found.total));
+  return rapport::listResponse(found, page, contactJson);
 }
 
 Response ContactsRoutes::create(const Request& request) {

@@ -73,9 +73,7 @@ Response DealsRoutes::page(const Request& request, const DealFilter& filter) {
   const rapport::Sort sort =
       rapport::parseSort(request, store::sortColumns(), store::defaultSort());
   const DealPage found = store::list(host_.db(), request.identity.companyId, filter, sort, page);
-  Json data = Json::array();
-  for (const rapport::Row& row : found.rows) data.push(dealJson(row));
-  return Response::list(std::move(data), rapport::pageMeta(page, found.total));
+  return rapport::listResponse(found, page, dealJson);
 }
 
 Response DealsRoutes::create(const Request& request) {

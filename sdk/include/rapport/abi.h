@@ -30,7 +30,7 @@
 //        fetch) replaces the bare check in Registry::recordType; deletion
 //        guards and augments (Registry::guardDeletion, Registry::augment);
 //        RecordDirectory::lockForReference, fetch, augment.
-//        validation.h: isValidUtf8. query.h: selectRecord, RowLock.
+//        validation.h: isValidUtf8. query.h: selectRecord, RowLock, listResponse.
 #define RAPPORT_SDK_ABI_MAJOR 3
 #define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */

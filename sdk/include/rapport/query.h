@@ -169,6 +169,11 @@ RAPPORT_SDK_API ListPage selectPage(Queryable& db, std::string_view columns, std
                                     const WhereClause& where, const Sort& sort,
                                     const PageRequest& page, std::string_view countsTable = {});
 
+// The list answer of a page: each row through `toJson` (the module's one
+// JSON shape of its record) as data, and pageMeta(page, found.total) as meta.
+RAPPORT_SDK_API Response listResponse(const ListPage& found, const PageRequest& page,
+                                      const std::function<Json(const Row&)>& toJson);
+
 // --- Text search -------------------------------------------------------------
 
 // The shortest term, in characters (code points), a trigram index can match.
