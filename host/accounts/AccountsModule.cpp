@@ -65,8 +65,9 @@ void AccountsModule::registerRecordType(rapport::Registry& registry) {
 }
 
 void AccountsModule::registerPurgeJob(rapport::Registry& registry) {
-  registry.job({"accounts.token-purge", std::chrono::hours(1),
-                [this](const JobContext&) { tokens_.purgeExpired(kPurgeAfterSeconds); }});
+  registry.job({.name = "token-purge",
+                .interval = std::chrono::hours(1),
+                .run = [this](JobContext&) { tokens_.purgeExpired(kPurgeAfterSeconds); }});
 }
 
 }  // namespace rapport::host::accounts

@@ -42,9 +42,9 @@ void ModuleRegistry::onEvent(EventListener listener) {
   parts_.events.listen(std::move(listener));
 }
 
-void ModuleRegistry::job(Job job) {
+JobHandle ModuleRegistry::job(Job job) {
   job.name = module_ + "." + job.name;
-  parts_.jobs.add(std::move(job));
+  return parts_.jobs.add(std::move(job));
 }
 
 MigrationSet ModuleRegistry::migrations() const {

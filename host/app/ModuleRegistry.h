@@ -34,7 +34,7 @@ class ModuleRegistry : public rapport::Registry {
   void onRecordDeleted(const std::string& type, RecordDeleted reaction) override;
   void augment(const std::string& type, RecordAugment augment) override;
   void onEvent(EventListener listener) override;
-  void job(Job job) override;
+  JobHandle job(Job job) override;
 
   // The module's migrations, in id order.
   MigrationSet migrations() const;

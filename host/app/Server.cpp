@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "app/ModuleRegistry.h"
+#include "events/EventRetention.h"
 #include "host_migrations.gen.h"
 #include "log/Log.h"
 
@@ -61,6 +62,9 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   registerUtilityRoutes(router_, *versions_, [this] { return db_->ping(); });
 
   migrations_.push_back(MigrationSet{"host", rapport_generated::host::migrations()});
+  secrets_ = AesGcmSecretBox::fromConfig(settings);
+  jobs_.add(
+      eventRetentionJob(*db_, static_cast<int>(settings.getInt("events.retention_days", 30))));
   auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
   hasher_ = std::make_unique<accounts::PasswordHasher>(accountsOptions.argon2);
   tokens_ = std::make_unique<accounts::TokenService>(*db_, accountsOptions.tokenOptions());
@@ -76,7 +80,8 @@ Server::~Server() {
 }
 
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
-  auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_);
+  auto services =
+      std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_, *secrets_);
   ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_});
   try {
     module.setup(*services, registry);

@@ -28,6 +28,7 @@
 #include "loader/ModuleLoader.h"
 #include "ratelimit/MemoryRateLimitStore.h"
 #include "records/Directory.h"
+#include "secrets/SecretBox.h"
 #include "storage/Migrator.h"
 #include "storage/SqlDatabase.h"
 
@@ -64,6 +65,7 @@ class Server {
   EventBus events_;
   Directory records_;
   JobRunner jobs_;
+  std::unique_ptr<AesGcmSecretBox> secrets_;
   MemoryRateLimitStore rateLimits_;
   std::unique_ptr<VersionPolicy> versions_;
   std::unique_ptr<accounts::PasswordHasher> hasher_;

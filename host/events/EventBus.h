@@ -1,15 +1,19 @@
 // The event bus: the catalogue of event types the enabled modules declare
-// (GET /v1/webhooks/events) and the recorder behind Tx::emit.
+// (GET /v1/webhooks/events, Host::events()) and the event log behind
+// Tx::emit (docs/events.md).
 //
-// record() runs inside the emitting transaction: it writes the event row and
+// record() runs inside the emitting transaction: it takes the company's next
+// sequence number (the event_sequences row stays locked until the
+// transaction ends, which orders the log by commit), writes the event row and
 // then calls every listener (the webhooks module inserts its deliveries
 // there), so the change, its event and its deliveries commit together or
 // not at all.
 //
 // Threading: declare() and listen() only during start-up; afterwards
-// catalogue(), known() and record() are called from many threads.
+// types(), find() and record() are called from many threads.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,19 +23,22 @@
 
 namespace rapport::host {
 
-class EventBus {
+class EventBus final : public rapport::EventCatalogue {
  public:
   // Throws std::logic_error when another module already declared the type.
   void declare(EventType type);
   void listen(EventListener listener);
 
-  // Declared types, sorted by type name.
-  std::vector<EventType> catalogue() const;
-  bool known(const std::string& type) const { return types_.count(type) > 0; }
+  std::vector<EventType> types() const override;
+  std::optional<EventType> find(const std::string& type) const override;
 
   // Writes the event and notifies listeners within `tx`. Throws
   // std::logic_error for an undeclared type (a module bug, caught in tests).
   Event record(Tx& tx, const std::string& type, const Json& data) const;
+
+  // Removes up to `batch` events created before `cutoffMicros`; returns how
+  // many went (the retention job calls it until it returns less than batch).
+  static std::int64_t purgeOlderThan(Database& db, std::int64_t cutoffMicros, int batch);
 
   // Drops listeners (before module libraries are released).
   void clear();

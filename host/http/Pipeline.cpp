@@ -10,6 +10,7 @@
 #include "http/RequestBuilder.h"
 #include "http/RequestId.h"
 #include "log/Log.h"
+#include "log/RequestScope.h"
 #include "rapport/db.h"
 #include "rapport/error.h"
 #include "rapport/time.h"
@@ -232,6 +233,7 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   ctx.owner = route.owner;
   authorize(route, ctx.identity);
   const rapport::Request request = buildRequest(raw, std::move(match), ctx.requestId, ctx.identity);
+  RequestScope scope(ctx.requestId);  // names the request in the event log
   return fromResponse(route.handler(request));
 }
 

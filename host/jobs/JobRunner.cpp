@@ -1,26 +1,53 @@
 #include "jobs/JobRunner.h"
 
 #include <exception>
+#include <stdexcept>
+#include <string>
 
 #include "log/Log.h"
 
 namespace rapport::host {
+namespace {
 
-void JobRunner::add(Job job) {
-  jobs_.push_back(std::move(job));
+// What one thread of a job sees.
+class ThreadContext final : public rapport::JobContext {
+ public:
+  ThreadContext(JobSignal& signal, unsigned worker)
+      : signal_(signal), worker_(worker), seen_(signal.wakes()) {}
+
+  bool stopping() const override { return signal_.stopping(); }
+  bool wait(std::chrono::milliseconds timeout) override {
+    return signal_.stopping() || signal_.waitFor(seen_, timeout);
+  }
+  unsigned worker() const override { return worker_; }
+
+ private:
+  JobSignal& signal_;
+  unsigned worker_;
+  std::uint64_t seen_;
+};
+
+}  // namespace
+
+JobHandle JobRunner::add(Job job) {
+  if (!job.run) throw std::invalid_argument("job '" + job.name + "' has no function");
+  if (job.concurrency < 1) throw std::invalid_argument("job '" + job.name + "' has concurrency 0");
+  auto signal = std::make_shared<JobSignal>();
+  jobs_.push_back(Entry{std::move(job), signal});
+  return signal;
 }
 
 void JobRunner::start() {
-  stopping_ = false;
-  for (const auto& job : jobs_) threads_.emplace_back([this, &job] { loop(job); });
+  for (const auto& entry : jobs_) {
+    entry.signal->reset();
+    for (unsigned worker = 0; worker < entry.job.concurrency; ++worker) {
+      threads_.emplace_back([&entry, worker] { loop(entry, worker); });
+    }
+  }
 }
 
 void JobRunner::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  for (const auto& entry : jobs_) entry.signal->stop();
   for (auto& thread : threads_) {
     if (thread.joinable()) thread.join();
   }
@@ -31,18 +58,21 @@ void JobRunner::clear() {
   jobs_.clear();
 }
 
-void JobRunner::loop(const Job& job) {
-  JobContext context{stopping_};
-  while (!stopping_) {
+void JobRunner::loop(const Entry& entry, unsigned worker) {
+  ThreadContext context(*entry.signal, worker);
+  while (!context.stopping()) {
     try {
-      job.run(context);
+      entry.job.run(context);
     } catch (const std::exception& e) {
-      log::error("job failed", {{"job", job.name}, {"error", e.what()}});
+      log::error(
+          "job failed",
+          {{"job", entry.job.name}, {"worker", std::to_string(worker)}, {"error", e.what()}});
     } catch (...) {
-      log::error("job failed", {{"job", job.name}, {"error", "unknown exception"}});
+      log::error("job failed", {{"job", entry.job.name},
+                                {"worker", std::to_string(worker)},
+                                {"error", "unknown exception"}});
     }
-    std::unique_lock lock(mutex_);
-    wake_.wait_for(lock, job.interval, [this] { return stopping_.load(); });
+    context.wait(entry.job.interval);
   }
 }
 

@@ -1,16 +1,16 @@
-// Runs the modules' background jobs (rapport::Job), one thread each: first
-// run shortly after start(), then every interval. stop() sets the stopping
-// flag, wakes every job that is waiting and joins the threads; a job that is
-// running finishes its current pass (it should poll JobContext::stopping).
-// A job that throws is logged and runs again at its next interval.
+// Runs the modules' background jobs (rapport::Job, jobs.h): `concurrency`
+// threads per job, each running the job, then waiting its interval or a wake
+// (JobHandle), until stop(). A run that throws is logged with the job's name
+// and runs again after the interval. stop() tells every job to stop, wakes
+// the waiting threads and joins them; a run in progress finishes its pass
+// (JobContext::stopping() and wait() tell it to hurry).
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
+#include <memory>
 #include <thread>
 #include <vector>
 
+#include "jobs/JobSignal.h"
 #include "rapport/jobs.h"
 
 namespace rapport::host {
@@ -22,22 +22,25 @@ class JobRunner {
   JobRunner& operator=(const JobRunner&) = delete;
   ~JobRunner() { stop(); }
 
-  // Only before start().
-  void add(Job job);
+  // Only before start(). Throws std::invalid_argument for a job without a
+  // function or with concurrency 0.
+  JobHandle add(Job job);
   void start();
   void stop();
-  // Drops the job functions (before module libraries are released).
+  // Drops the job functions (before module libraries are released); the
+  // handles modules hold stay valid and do nothing.
   void clear();
   std::size_t size() const { return jobs_.size(); }
 
  private:
-  void loop(const Job& job);
+  struct Entry {
+    Job job;
+    std::shared_ptr<JobSignal> signal;
+  };
+  static void loop(const Entry& entry, unsigned worker);
 
-  std::vector<Job> jobs_;
+  std::vector<Entry> jobs_;
   std::vector<std::thread> threads_;
-  std::atomic<bool> stopping_{false};
-  std::mutex mutex_;
-  std::condition_variable wake_;
 };
 
 }  // namespace rapport::host

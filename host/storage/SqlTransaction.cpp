@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "log/Log.h"
+
 namespace rapport::host {
 
 SqlTransaction::SqlTransaction(Connection& connection, std::string companyId,
@@ -34,13 +36,17 @@ void SqlTransaction::afterCommit(std::function<void()> fn) {
 }
 
 void SqlTransaction::runAfterCommit() {
+  // The commit already happened: a failing callback (cache invalidation, a
+  // job wake-up) must not turn a stored change into an error for the caller,
+  // nor stop the callbacks after it; it is logged so it is not lost.
   for (auto& fn : afterCommit_) {
     try {
       if (fn) fn();
+    } catch (const std::exception& e) {
+      log::error("after-commit callback failed", {{"company", companyId_}, {"error", e.what()}});
     } catch (...) {
-      // The commit already happened: a failing cache invalidation or the like
-      // must not turn a stored change into an error for the caller, nor stop
-      // the callbacks after it.
+      log::error("after-commit callback failed",
+                 {{"company", companyId_}, {"error", "unknown exception"}});
     }
   }
 }

@@ -28,7 +28,8 @@ class SqlTransaction final : public Tx {
 
   // The first statement failure the callback saw (and perhaps swallowed).
   const std::optional<DbError>& failure() const { return failure_; }
-  // Runs the after-commit callbacks in order; their failures are swallowed.
+  // Runs the after-commit callbacks in order; a failure is logged and the
+  // next callback still runs.
   void runAfterCommit();
 
  private:

@@ -31,7 +31,12 @@
 //        guards and augments (Registry::guardDeletion, Registry::augment);
 //        RecordDirectory::lockForReference, fetch, augment.
 //        validation.h: isValidUtf8. query.h: selectRecord, RowLock, listResponse.
-#define RAPPORT_SDK_ABI_MAJOR 3
+//   4.0: jobs.h: JobContext is an interface (stopping(), wait(), worker()),
+//        Job has concurrency, Registry::job returns a JobHandle (wake).
+//        events.h: Event carries sequence, module and requestId; the
+//        EventCatalogue (Host::events). secrets.h: SecretBox (Host::secrets).
+//        config.h: Config::getList (inline, over getString).
+#define RAPPORT_SDK_ABI_MAJOR 4
 #define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 

@@ -1,15 +1,31 @@
 // Events: what happened in a company, recorded in the same transaction as
-// the change (Tx::emit). Modules declare the types they emit with a
-// description (they appear in GET /v1/webhooks/events) and may subscribe to
-// every recorded event inside the emitting transaction (the webhooks module
-// fans events out to deliveries this way, so nothing is lost on a crash).
+// the change (Tx::emit) in the host's event log.
+//
+// The event log (table `events`, owned by the host; docs/events.md):
+//   - `sequence` numbers a company's events 1, 2, 3, ... in commit order
+//     (not wall-clock order): a reader that saw sequence N has seen every
+//     event of that company up to N. Each emitting transaction holds its
+//     company's sequence from its first emit until it ends, so keep work
+//     after an emit short;
+//   - each row names the module that declared the type and the request that
+//     caused it (X-Request-Id; empty for jobs);
+//   - rows are kept `events.retention_days` (30) and then removed by a host job.
+//
+// Modules declare the types they emit with a description (they appear in
+// GET /v1/webhooks/events with the module's name) and may listen to every
+// recorded event inside the emitting transaction: the webhooks module writes
+// its deliveries there, so a change, its event and its deliveries commit
+// together or not at all.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "rapport/db.h"
+#include "rapport/export.h"
 #include "rapport/json.h"
 
 namespace rapport {
@@ -21,9 +37,12 @@ struct EventType {
 };
 
 struct Event {
-  std::string id;              // evt_...
+  std::string id;              // evt_..., the occurrence in the log
+  std::int64_t sequence = 0;   // the company's log position (commit order)
   std::string type;            // "crm.contact.created"
+  std::string module;          // the module that declared the type
   std::string companyId;       // tenant company
+  std::string requestId;       // X-Request-Id of the request, "" outside requests
   std::int64_t createdAt = 0;  // microseconds since the epoch
   Json data;                   // the record as GET returns it; {"id"} for deletions
 };
@@ -31,5 +50,15 @@ struct Event {
 // Called inside the emitting transaction, after the event row is written.
 // Throwing rolls the whole transaction back.
 using EventListener = std::function<void(Tx& tx, const Event& event)>;
+
+// The event types the enabled modules declared (Host::events()). Complete
+// once every module's setup() ran; read it from start() on.
+class RAPPORT_VISIBLE EventCatalogue {
+ public:
+  virtual ~EventCatalogue() = default;
+  // Every declared type, sorted by type name.
+  virtual std::vector<EventType> types() const = 0;
+  virtual std::optional<EventType> find(const std::string& type) const = 0;
+};
 
 }  // namespace rapport

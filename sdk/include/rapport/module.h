@@ -9,9 +9,10 @@
 //   4. the host applies migrations, then calls start() in dependency order;
 //      when a start() throws, or the server cannot listen, the modules
 //      already started get stop() in reverse order before start-up fails;
-//   5. on shutdown: the server stops accepting and drains, jobs stop, stop()
-//      runs in reverse order, then the module object is destroyed, then its
-//      library is released.
+//   5. on shutdown: the server stops accepting and drains, jobs stop (their
+//      threads are joined; JobHandle::wake stays safe and does nothing),
+//      stop() runs in reverse order, then the module object is destroyed,
+//      then its library is released.
 // Everything a module gets from `host` stays valid from setup() to stop().
 #pragma once
 
@@ -27,6 +28,7 @@
 #include "rapport/jobs.h"
 #include "rapport/log.h"
 #include "rapport/records.h"
+#include "rapport/secrets.h"
 
 namespace rapport {
 
@@ -48,6 +50,10 @@ class RAPPORT_VISIBLE Host {
   virtual Logger& log() = 0;
   // True when a module of that name is enabled (for optional links).
   virtual bool moduleEnabled(const std::string& name) const = 0;
+  // The event types every enabled module declared (complete from start() on).
+  virtual const EventCatalogue& events() const = 0;
+  // Seals secrets before they are stored (secrets.h).
+  virtual const SecretBox& secrets() const = 0;
 };
 
 // What a module registers during setup(). Paths are relative to the version
@@ -66,7 +72,8 @@ class RAPPORT_VISIBLE Registry {
   virtual void onRecordDeleted(const std::string& type, RecordDeleted reaction) = 0;
   virtual void augment(const std::string& type, RecordAugment augment) = 0;
   virtual void onEvent(EventListener listener) = 0;
-  virtual void job(Job job) = 0;
+  // The handle wakes the job (jobs.h); keep it for as long as the module lives.
+  virtual JobHandle job(Job job) = 0;
 };
 
 class RAPPORT_VISIBLE Module {

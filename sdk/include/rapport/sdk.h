@@ -16,5 +16,6 @@
 #include "rapport/query.h"
 #include "rapport/records.h"
 #include "rapport/roles.h"
+#include "rapport/secrets.h"
 #include "rapport/time.h"
 #include "rapport/validation.h"

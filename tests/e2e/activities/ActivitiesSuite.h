@@ -68,7 +68,7 @@ inline std::vector<std::string> activityEvents(const ServerProcess& server,
   for (const auto& row :
        queryDatabase(server.databaseUrl(),
                      "SELECT type, data FROM events WHERE company_id = " + sqlQuote(tenant) +
-                         " AND type LIKE 'crm.activity.%' ORDER BY created_at, id")) {
+                         " AND type LIKE 'crm.activity.%' ORDER BY sequence")) {
     out.push_back(row.at(0) + " " + Json::parse(row.at(1))["id"].asString());
   }
   return out;

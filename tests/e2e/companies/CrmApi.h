@@ -45,7 +45,7 @@ inline std::vector<Json> eventsAbout(const ServerProcess& server, const std::str
   for (const auto& row :
        queryDatabase(server.databaseUrl(),
                      "SELECT data FROM events WHERE company_id = " + sqlQuote(tenant) +
-                         " AND type = " + sqlQuote(type) + " ORDER BY created_at, id")) {
+                         " AND type = " + sqlQuote(type) + " ORDER BY sequence")) {
     Json data = Json::parse(row.at(0));
     if (data["id"] == Json(id)) out.push_back(std::move(data));
   }

@@ -77,7 +77,7 @@ inline std::vector<std::pair<std::string, Json>> dealEvents(const ServerProcess&
   for (const auto& row :
        queryDatabase(server.databaseUrl(),
                      "SELECT type, data FROM events WHERE company_id = " + sqlQuote(tenant) +
-                         " AND type LIKE 'crm.deal.%' ORDER BY created_at, id")) {
+                         " AND type LIKE 'crm.deal.%' ORDER BY sequence")) {
     Json data = Json::parse(row.at(1));
     if (data["id"] == Json(id)) out.emplace_back(row.at(0), std::move(data));
   }

@@ -11,8 +11,10 @@
 #include <string>
 
 #include "accounts/Clock.h"
+#include "events/EventBus.h"
 #include "rapport/error.h"
 #include "rapport/module.h"
+#include "secrets/SecretBox.h"
 #include "storage/SqlDatabase.h"
 
 namespace rapport::test::accounts {
@@ -78,12 +80,24 @@ class FakeHost : public rapport::Host {
   const rapport::Config& config() override { return config_; }
   rapport::Logger& log() override { return log_; }
   bool moduleEnabled(const std::string&) const override { return false; }
+  const rapport::EventCatalogue& events() const override { return events_; }
+  const rapport::SecretBox& secrets() const override { return secrets_; }
 
  private:
   rapport::Database& db_;
   NoRecords records_;
   MapConfig config_;
   SilentLogger log_;
+  rapport::host::EventBus events_;
+  rapport::host::AesGcmSecretBox secrets_{
+      std::string(rapport::host::AesGcmSecretBox::kKeyBytes, 'k')};
+};
+
+// A handle whose wake() only counts (the tests run jobs by hand).
+class CountingWaker : public rapport::JobWaker {
+ public:
+  void wake() override { ++wakes; }
+  int wakes = 0;
 };
 
 // Captures what a module registers, and calls its handlers directly,
@@ -107,7 +121,10 @@ class FakeRegistry : public rapport::Registry {
   void onRecordDeleted(const std::string&, rapport::RecordDeleted) override {}
   void augment(const std::string&, rapport::RecordAugment) override {}
   void onEvent(rapport::EventListener) override {}
-  void job(rapport::Job job) override { jobs.push_back(std::move(job)); }
+  rapport::JobHandle job(rapport::Job job) override {
+    jobs.push_back(std::move(job));
+    return std::make_shared<CountingWaker>();
+  }
 
   // Runs the handler of "METHOD path" (the registered pattern) for `request`,
   // after the pipeline's access and role checks.

@@ -22,6 +22,12 @@ class UnusedHost final : public rapport::Host {
   const rapport::Config& config() override { throw std::logic_error("config() during setup"); }
   rapport::Logger& log() override { throw std::logic_error("log() during setup"); }
   bool moduleEnabled(const std::string&) const override { return false; }
+  const rapport::EventCatalogue& events() const override {
+    throw std::logic_error("events() during setup");
+  }
+  const rapport::SecretBox& secrets() const override {
+    throw std::logic_error("secrets() during setup");
+  }
 };
 
 class RecordingRegistry final : public rapport::Registry {
@@ -50,7 +56,7 @@ class RecordingRegistry final : public rapport::Registry {
   void onRecordDeleted(const std::string&, rapport::RecordDeleted) override {}
   void augment(const std::string&, rapport::RecordAugment) override {}
   void onEvent(rapport::EventListener) override {}
-  void job(rapport::Job) override {}
+  rapport::JobHandle job(rapport::Job) override { return nullptr; }
 };
 
 }  // namespace

@@ -1,0 +1,38 @@
+#include "jobs/JobSignal.h"
+
+namespace rapport::host {
+
+void JobSignal::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    ++wakes_;
+  }
+  changed_.notify_all();
+}
+
+void JobSignal::reset() {
+  std::lock_guard lock(mutex_);
+  stopping_ = false;
+}
+
+void JobSignal::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+}
+
+std::uint64_t JobSignal::wakes() const {
+  std::lock_guard lock(mutex_);
+  return wakes_;
+}
+
+bool JobSignal::waitFor(std::uint64_t& seen, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  bool woken = changed_.wait_for(lock, timeout, [&] { return stopping_.load() || wakes_ != seen; });
+  seen = wakes_;
+  return woken;
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,196 @@
+// The event log through the host's EventBus and storage, on the engine under
+// test, with the host's real migrations.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "events/EventBus.h"
+#include "host_migrations.gen.h"
+#include "log/RequestScope.h"
+#include "rapport/time.h"
+#include "storage/Migrator.h"
+#include "storage/StorageTestSupport.h"
+
+using namespace std::chrono_literals;
+using rapport::Json;
+using rapport::Tx;
+using rapport::host::EventBus;
+
+class EventLogTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(EventLogTest);
+  CPPUNIT_TEST(testSequencePerCompany);
+  CPPUNIT_TEST(testRowCarriesModuleAndRequest);
+  CPPUNIT_TEST(testListenerSeesEventInsideTransaction);
+  CPPUNIT_TEST(testRollbackLeavesNoGap);
+  CPPUNIT_TEST(testConcurrentEmitterTakesNumberAfterCommit);
+  CPPUNIT_TEST(testUndeclaredTypeRefused);
+  CPPUNIT_TEST(testRetentionRemovesOnlyOldEvents);
+  CPPUNIT_TEST(testCatalogue);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void setUp() override {
+    db_ = rapport::test::storage::openDatabase();
+    rapport::host::Migrator(*db_).apply({{"host", rapport_generated::host::migrations()}});
+    bus_ = std::make_unique<EventBus>();
+    bus_->declare({"crm.note.created", "A note is created.", "notes"});
+    bus_->declare({"crm.note.deleted", "A note is deleted.", "notes"});
+    db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
+      bus_->record(tx, type, data);
+    });
+  }
+
+  void tearDown() override {
+    db_.reset();
+    bus_.reset();
+  }
+
+  void testSequencePerCompany() {
+    emit("comp_a", "crm.note.created");
+    emit("comp_b", "crm.note.created");
+    db_->transaction("comp_a", [](Tx& tx) {
+      tx.emit("crm.note.created", Json::object({{"id", "n2"}}));
+      tx.emit("crm.note.deleted", Json::object({{"id", "n2"}}));
+    });
+    CPPUNIT_ASSERT_EQUAL(std::string("1,2,3"), sequences("comp_a"));
+    CPPUNIT_ASSERT_EQUAL(std::string("1"), sequences("comp_b"));
+  }
+
+  void testRowCarriesModuleAndRequest() {
+    {
+      rapport::host::RequestScope scope("req-42");
+      emit("comp_a", "crm.note.created");
+    }
+    emit("comp_a", "crm.note.deleted");  // outside a request
+    auto rows = db_->query(
+        "SELECT id, type, module, request_id, data, created_at FROM events "
+        "WHERE company_id = 'comp_a' ORDER BY sequence");
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, rows.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("notes"), rows.rows[0].str("module"));
+    CPPUNIT_ASSERT_EQUAL(std::string("req-42"), rows.rows[0].str("request_id"));
+    CPPUNIT_ASSERT(rows.rows[1].isNull("request_id"));
+    CPPUNIT_ASSERT_EQUAL(std::string("evt_"), rows.rows[0].str("id").substr(0, 4));
+    CPPUNIT_ASSERT_EQUAL(std::string("{\"id\":\"n1\"}"), rows.rows[0].str("data"));
+  }
+
+  void testListenerSeesEventInsideTransaction() {
+    rapport::Event seen;
+    std::int64_t rowsInside = -1;
+    bus_->listen([&](Tx& tx, const rapport::Event& event) {
+      seen = event;
+      rowsInside =
+          tx.query("SELECT COUNT(*) AS n FROM events WHERE id = ?", {event.id}).front().i64("n");
+    });
+    emit("comp_a", "crm.note.created");
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, rowsInside);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, seen.sequence);
+    CPPUNIT_ASSERT_EQUAL(std::string("notes"), seen.module);
+    CPPUNIT_ASSERT_EQUAL(std::string("comp_a"), seen.companyId);
+  }
+
+  void testRollbackLeavesNoGap() {
+    emit("comp_a", "crm.note.created");
+    CPPUNIT_ASSERT_THROW(db_->transaction("comp_a",
+                                          [](Tx& tx) {
+                                            tx.emit("crm.note.created", Json::object());
+                                            throw std::runtime_error("changed my mind");
+                                          }),
+                         std::runtime_error);
+    emit("comp_a", "crm.note.created");
+    CPPUNIT_ASSERT_EQUAL(std::string("1,2"), sequences("comp_a"));
+  }
+
+  // A holds its number until it commits; B, emitting meanwhile, waits and
+  // takes the next one, so sequence order is commit order.
+  void testConcurrentEmitterTakesNumberAfterCommit() {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool aEmitted = false;
+    bool release = false;
+    auto a = std::async(std::launch::async, [&] {
+      db_->transaction("comp_a", [&](Tx& tx) {
+        tx.emit("crm.note.created", Json::object({{"by", "a"}}));
+        std::unique_lock lock(mutex);
+        aEmitted = true;
+        changed.notify_all();
+        changed.wait_for(lock, 10s, [&] { return release; });
+      });
+    });
+    {
+      std::unique_lock lock(mutex);
+      CPPUNIT_ASSERT(changed.wait_for(lock, 10s, [&] { return aEmitted; }));
+    }
+    auto b = std::async(std::launch::async, [&] {
+      db_->transaction("comp_a", [&](Tx& tx) {
+        tx.emit("crm.note.created", Json::object({{"by", "b"}}));
+      });
+    });
+    // B cannot finish while A holds the company's sequence.
+    CPPUNIT_ASSERT(b.wait_for(300ms) == std::future_status::timeout);
+    {
+      std::lock_guard lock(mutex);
+      release = true;
+    }
+    changed.notify_all();
+    a.get();
+    b.get();
+    auto rows = db_->query(
+        "SELECT sequence, data FROM events WHERE company_id = 'comp_a' ORDER BY sequence");
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, rows.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("{\"by\":\"a\"}"), rows.rows[0].str("data"));
+    CPPUNIT_ASSERT_EQUAL(std::string("{\"by\":\"b\"}"), rows.rows[1].str("data"));
+  }
+
+  void testUndeclaredTypeRefused() {
+    CPPUNIT_ASSERT_THROW(emit("comp_a", "crm.nothing.happened"), std::logic_error);
+    CPPUNIT_ASSERT_EQUAL(std::string(""), sequences("comp_a"));
+  }
+
+  void testRetentionRemovesOnlyOldEvents() {
+    emit("comp_a", "crm.note.created");
+    emit("comp_a", "crm.note.created");
+    emit("comp_a", "crm.note.created");
+    db_->exec("UPDATE events SET created_at = 1000 WHERE sequence <= 2");
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, EventBus::purgeOlderThan(*db_, 2000, 1));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, EventBus::purgeOlderThan(*db_, 2000, 10));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, EventBus::purgeOlderThan(*db_, 2000, 10));
+    CPPUNIT_ASSERT_EQUAL(std::string("3"), sequences("comp_a"));
+    // Numbers are never reused after a purge.
+    emit("comp_a", "crm.note.created");
+    CPPUNIT_ASSERT_EQUAL(std::string("3,4"), sequences("comp_a"));
+  }
+
+  void testCatalogue() {
+    const auto types = bus_->types();
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, types.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("crm.note.created"), types[0].type);
+    CPPUNIT_ASSERT_EQUAL(std::string("notes"), bus_->find("crm.note.deleted")->module);
+    CPPUNIT_ASSERT(!bus_->find("crm.nothing.happened"));
+    CPPUNIT_ASSERT_THROW(bus_->declare({"crm.note.created", "again", "other"}), std::logic_error);
+  }
+
+ private:
+  void emit(const std::string& company, const std::string& type) {
+    db_->transaction(company, [&](Tx& tx) { tx.emit(type, Json::object({{"id", "n1"}})); });
+  }
+
+  std::string sequences(const std::string& company) {
+    std::string out;
+    for (const auto& row : db_->query(
+             "SELECT sequence FROM events WHERE company_id = ? ORDER BY sequence", {company})) {
+      out += (out.empty() ? "" : ",") + std::to_string(row.i64("sequence"));
+    }
+    return out;
+  }
+
+  std::unique_ptr<rapport::host::SqlDatabase> db_;
+  std::unique_ptr<EventBus> bus_;
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(EventLogTest);
