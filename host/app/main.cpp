@@ -14,6 +14,7 @@
 #include <Poco/Util/OptionSet.h>
 #include <Poco/Util/ServerApplication.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 
@@ -52,6 +53,9 @@ class RapportDaemon : public Poco::Util::ServerApplication {
   }
 
   int main(const std::vector<std::string>& args) override {
+    // A peer that closes while we write (an HTTP client, a webhook receiver)
+    // must cost an EPIPE error on that socket, never the process.
+    std::signal(SIGPIPE, SIG_IGN);
     if (helpRequested_) {
       printHelp();
       return Application::EXIT_OK;
