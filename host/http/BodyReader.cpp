@@ -14,10 +14,6 @@ namespace {
 // 18 digits stay below 2^63; any such length is far over the cap anyway.
 constexpr std::size_t kMaxLengthDigits = 18;
 
-bool expectsBody(const std::string& method) {
-  return method == "POST" || method == "PUT" || method == "PATCH";
-}
-
 std::optional<std::uint64_t> lengthValue(std::string_view text) {
   text = trimOws(text);
   if (text.empty() || text.size() > kMaxLengthDigits) return std::nullopt;
@@ -87,7 +83,9 @@ BodyPlan planBody(const RequestHead& head, std::size_t maxBytes) {
   if (const auto it = head.headers.find("Content-Length"); it != head.headers.end()) {
     return planContentLength(it->second, maxBytes);
   }
-  if (expectsBody(head.method)) return refused(ReadState::LengthRequired);
+  // Neither framing: the body is empty, whatever the method (RFC 9112
+  // section 6.3). Nothing is read, so no client can hold a worker by
+  // sending a body without announcing it.
   return BodyPlan{};
 }
 

@@ -24,7 +24,7 @@ struct BodyPlan {
     None,     // no body (empty)
     Fixed,    // `length` bytes
     Chunked,  // chunked transfer coding
-    Refused,  // `refusal` (LengthRequired, TooLarge, Malformed): nothing is read
+    Refused,  // `refusal` (TooLarge, Malformed): nothing is read
   };
   Kind kind = Kind::None;
   std::uint64_t length = 0;
@@ -43,8 +43,8 @@ struct BodyRead {
   bool consumed = true;
 };
 
-// Content-Length over `maxBytes`: TooLarge. POST/PUT/PATCH with no framing
-// at all: LengthRequired. Other methods without framing: no body.
+// Content-Length over `maxBytes`: TooLarge. No framing at all: no body, for
+// every method (RFC 9112 section 6.3: a bodiless POST reads as empty).
 BodyPlan planBody(const RequestHead& head, std::size_t maxBytes);
 
 // Reads what `plan` says. A chunked body past `maxBytes` is TooLarge, a bad

@@ -17,7 +17,6 @@ namespace rapport::host {
 // carries every header an API response does.
 enum class ReadState {
   Complete,              // `body` holds all of it (possibly empty)
-  LengthRequired,        // POST/PUT/PATCH with neither Content-Length nor chunked: 411
   TooLarge,              // over the size cap, not kept: 413
   Incomplete,            // the connection broke off mid-body: 400
   Malformed,             // unparsable request line, header field or body framing: 400

@@ -58,13 +58,10 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-// What the transport refused to read, in the API's shape. A missing length
-// is judged after routing (checkLength): an unknown path or a wrong method
-// answers 404/405 whatever its framing.
+// What the transport refused to read, in the API's shape.
 void checkRead(const RawRequest& raw) {
   switch (raw.readState) {
     case ReadState::Complete:
-    case ReadState::LengthRequired:
       return;
     case ReadState::TooLarge:
       throw rapport::Error(413, rapport::Error::genericMessage(413));
@@ -78,12 +75,6 @@ void checkRead(const RawRequest& raw) {
       throw rapport::Error(431, "Request header fields too large.");
     case ReadState::VersionNotSupported:
       throw rapport::Error(505, "HTTP version not supported.");
-  }
-}
-
-void checkLength(const RawRequest& raw) {
-  if (raw.readState == ReadState::LengthRequired) {
-    throw rapport::Error(411, rapport::Error::genericMessage(411));
   }
 }
 
@@ -228,7 +219,6 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
     throw rapport::Error(405, rapport::Error::genericMessage(405))
         .withHeader("Allow", joined(match.allowed));
   }
-  checkLength(raw);
   const Route& route = *match.route;
   ctx.owner = route.owner;
   authorize(route, ctx.identity);

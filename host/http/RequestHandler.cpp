@@ -57,7 +57,7 @@ bool RequestHandler::serve(ServerSession& session, const std::string& clientAddr
   const bool expectsContinue = head.head.expectsContinue();
   RawRequest raw = translate(head.head, clientAddress);
   // Only now that the body will be read: a request refused on its headers
-  // alone (411, 413) spares the client sending the body.
+  // alone (413) spares the client sending the body.
   if (plan.readsBytes() && expectsContinue) session.sendAll(kContinueResponse);
   BodyRead body = readBody(plan, session, maxBodyBytes_);
   raw.body = std::move(body.bytes);
