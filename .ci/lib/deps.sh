@@ -8,9 +8,10 @@ set -euo pipefail
 set_name=${1:-build}
 
 build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-filesystem-dev
-       libssl-dev libargon2-dev libcppunit-dev)
-test=("${build[@]}" postgresql postgresql-contrib oathtool curl)
-bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3)
+       libssl-dev libargon2-dev libcppunit-dev ca-certificates)
+# openssl: the tests' and the benchmark's throw-away CAs and HMAC checks.
+test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl)
+bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl)
 
 case "$set_name" in
   build) wanted=("${build[@]}") ;;

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -68,6 +69,19 @@ int spawn(const std::vector<std::string>& args, const std::string& dir, const st
   return pid;
 }
 
+// Renames an existing log to <path>.1 (or the next free number), so a server
+// restarted in the same directory starts a new log that holds only its lines.
+void keepPreviousLog(const std::string& path) {
+  if (::access(path.c_str(), F_OK) != 0) return;
+  for (int n = 1;; ++n) {
+    const std::string kept = path + "." + std::to_string(n);
+    if (::access(kept.c_str(), F_OK) != 0) {
+      ::rename(path.c_str(), kept.c_str());
+      return;
+    }
+  }
+}
+
 int waitExit(int pid, std::chrono::seconds limit) {
   auto deadline = std::chrono::steady_clock::now() + limit;
   while (true) {
@@ -94,9 +108,10 @@ std::string ServerProcess::rapportdPath() {
 }
 
 ServerProcess::ServerProcess(Settings settings, std::vector<std::string> args,
-                             Environment environment)
+                             Environment environment, std::string workDir)
     : settings_(std::move(settings)) {
-  workDir_ = tempDirectory("server");
+  workDir_ = workDir.empty() ? tempDirectory("server") : std::move(workDir);
+  keepPreviousLog(workDir_ + "/rapportd.log");
   databaseUrl_ =
       settings_.count("database.url") ? settings_["database.url"] : freshDatabaseUrl("e2e");
   settings_["database.url"] = databaseUrl_;
@@ -146,6 +161,12 @@ int ServerProcess::stop() {
   if (pid_ <= 0) return -1;
   ::kill(pid_, SIGTERM);
   return waitForExit(std::chrono::seconds(30));
+}
+
+void ServerProcess::kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  waitForExit(std::chrono::seconds(30));
 }
 
 void ServerProcess::sendSignal(int signal) {

@@ -15,6 +15,14 @@
 // `environment` adds variables to rapportd's environment (to prove the
 // RAPPORT_<KEY> overrides):
 //   ServerProcess server({}, {}, ServerProcess::Environment{{"RAPPORT_RATELIMIT_REQUESTS", "3"}});
+//
+// A restart on the same database and working directory (the files the server
+// keeps there, data/secret.key for example, survive): pass the database in
+// the settings and the old server's workDir():
+//   ServerProcess again(ServerProcess::Settings{{"database.url", first.databaseUrl()}}, {}, {},
+//                       first.workDir());
+// The previous log is kept as rapportd.log.1, .2, ... (log() reads the
+// current one).
 #pragma once
 
 #include <chrono>
@@ -30,8 +38,9 @@ class ServerProcess {
   using Environment = std::map<std::string, std::string>;
 
   // Starts and waits until the server listens (or throws with its log).
+  // `workDir`: an existing working directory to run in (empty: a new one).
   explicit ServerProcess(Settings settings = {}, std::vector<std::string> args = {},
-                         Environment environment = {});
+                         Environment environment = {}, std::string workDir = {});
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
@@ -50,6 +59,9 @@ class ServerProcess {
   // the exit code, or 128 + the signal number when a signal ended it.
   int waitForExit(std::chrono::seconds limit = std::chrono::seconds(30));
   int pid() const { return pid_; }
+  // SIGKILL (no clean shutdown: what a crash looks like) and waits for the
+  // process to end.
+  void kill();
 
   // Runs rapportd to completion with the given arguments and settings (for
   // `migrate`, refusals at start-up...). Returns the exit code; `output`

@@ -1,0 +1,35 @@
+// The fan-out (registry.onEvent): every recorded event becomes one pending
+// delivery per active webhook of the company subscribed to its type,
+// written inside the emitting transaction, so the change, its event and its
+// deliveries commit together or not at all (decisions §8, "nothing lost").
+//
+// Cost: one indexed SELECT (webhook_subscriptions' primary key, joined to
+// the webhook) when the company has no subscriber, the common case; one
+// INSERT per delivery otherwise. A transaction that wrote deliveries wakes
+// the delivery workers after its commit.
+#pragma once
+
+#include "delivery/Attempt.h"
+#include "rapport/events.h"
+#include "rapport/jobs.h"
+
+namespace rapport::webhooks {
+
+class FanOut {
+ public:
+  // `deliverer` outlives this object (its schedule is read from start() on,
+  // when events begin).
+  explicit FanOut(const Deliverer& deliverer) : deliverer_(deliverer) {}
+
+  // The handle of the delivery job (Registry::job), set during setup.
+  void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
+
+  // The event listener.
+  void operator()(Tx& tx, const Event& event) const;
+
+ private:
+  const Deliverer& deliverer_;
+  JobHandle workers_;
+};
+
+}  // namespace rapport::webhooks

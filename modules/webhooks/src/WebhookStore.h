@@ -1,0 +1,71 @@
+// SQL of the webhooks and their subscriptions, and nothing else: every
+// statement filters on the tenant (company_id). Tables `webhooks` and
+// `webhook_subscriptions` (migrations/, docs/modules/webhooks.md "Storage").
+//
+// The store never sees a secret in clear: callers pass it sealed
+// (host.secrets().seal(secret, "webhook:" + id)) and open what they read.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rapport/db.h"
+#include "rapport/pagination.h"
+#include "rapport/query.h"
+
+namespace rapport::webhooks {
+
+// The stored fields of a webhook that POST sets and PATCH merges into.
+struct Webhook {
+  std::string url;
+  std::vector<std::string> events;  // the client's order, duplicates removed
+  bool active = true;
+};
+
+// Where a delivery of a webhook goes, and the sealed key it is signed with.
+struct WebhookTarget {
+  std::string url;
+  std::string sealedSecret;
+  bool active = true;
+};
+
+namespace webhook_store {
+
+// The webhook's row (id, url, events, is_active, created_at, updated_at; never
+// the secret), or nullopt when `id` is not a webhook of `tenant`.
+std::optional<Row> find(Queryable& db, const std::string& tenant, const std::string& id,
+                        RowLock lock = RowLock::None);
+// The stored fields of a row returned by find().
+Webhook fromRow(const Row& row);
+// The url, sealed secret and state of a webhook, or nullopt when it is gone.
+std::optional<WebhookTarget> target(Queryable& db, const std::string& tenant,
+                                    const std::string& id);
+
+// Writes the webhook and its subscriptions.
+void insert(Tx& tx, const std::string& id, const Webhook& webhook, const std::string& sealedSecret,
+            std::int64_t now);
+// Rewrites url, events and is_active (and the subscriptions when the events
+// differ from `eventsBefore`); the secret too when `sealedSecret` is given.
+void update(Tx& tx, const std::string& id, const Webhook& webhook,
+            const std::vector<std::string>& eventsBefore,
+            const std::optional<std::string>& sealedSecret, std::int64_t now);
+// Replaces the secret only.
+void updateSecret(Tx& tx, const std::string& id, const std::string& sealedSecret, std::int64_t now);
+// Deletes the webhook and its subscriptions; false when there was none.
+bool remove(Tx& tx, const std::string& id);
+
+// The ids of tx's tenant's active webhooks subscribed to `event`: the
+// fan-out's one indexed read.
+std::vector<std::string> subscribedActive(Tx& tx, const std::string& event);
+
+// API sort fields of the list and their columns; the default is newest first.
+const std::map<std::string, std::string>& sortColumns();
+Sort defaultSort();
+// One page of the tenant's webhooks, and the total.
+ListPage list(Queryable& db, const std::string& tenant, const Sort& sort, const PageRequest& page);
+
+}  // namespace webhook_store
+}  // namespace rapport::webhooks

@@ -1,0 +1,34 @@
+// The JSON shapes of the webhooks module, in one place: the webhook (with the
+// secret only where the API returns it), the delivery (list and single read)
+// and the event types of GET /webhooks/events.
+#pragma once
+
+#include <string>
+
+#include "rapport/db.h"
+#include "rapport/events.h"
+#include "rapport/json.h"
+
+namespace rapport::webhooks {
+
+// {id, url, events, is_active, created_at, updated_at} from a webhook_store
+// row: what reads, lists and PATCH answer (never the secret).
+Json webhookJson(const Row& row);
+// The same with `secret` after `events`: what create answers.
+Json webhookJsonWithSecret(const Row& row, const std::string& secret);
+
+// {id, event, status, response_code, attempts, created_at, last_attempt_at}
+// from a delivery_store row (response_code and last_attempt_at null when none).
+Json deliveryJson(const Row& row);
+// The single read: deliveryJson plus payload (the envelope sent, as an
+// object) and response_body (string or null).
+Json deliveryDetailJson(const Row& row);
+
+// {event, description, module}
+Json eventTypeJson(const EventType& type);
+
+// The envelope a receiver gets: {id, event, created_at, data}.
+Json envelopeJson(const std::string& envelopeId, const std::string& event, std::int64_t createdAt,
+                  const Json& data);
+
+}  // namespace rapport::webhooks

@@ -1,0 +1,150 @@
+// webhooks: a company's HTTPS endpoints and the signed, retried deliveries of
+// its events to them (docs/modules/webhooks.md).
+// This file is the module's table of contents: what it is, what it stores,
+// what it listens to, the jobs it runs and the routes it serves.
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "FanOut.h"
+#include "WebhooksRoutes.h"
+#include "delivery/Attempt.h"
+#include "delivery/DeliveryWorker.h"
+#include "delivery/RetrySchedule.h"
+#include "delivery/TargetGuard.h"
+#include "rapport/sdk.h"
+#include "webhooks_migrations.gen.h"
+
+namespace rapport::webhooks {
+namespace {
+
+// The defaults of the operator's keys (README, docs/modules/webhooks.md).
+const std::vector<std::string> kDefaultSchedule = {"0", "60", "300", "1800", "7200", "21600"};
+constexpr std::int64_t kDefaultTimeoutSeconds = 10;
+constexpr std::int64_t kDefaultWorkers = 4;
+constexpr std::int64_t kMaxWorkers = 64;
+constexpr std::int64_t kDefaultRetentionDays = 30;
+// A URL's host is resolved at registration for at most this long (or the
+// attempt time-out, when shorter); a name that does not answer in time passes.
+constexpr std::chrono::seconds kMaxResolveTime{5};
+
+std::int64_t intSetting(const Config& config, const std::string& key, std::int64_t fallback,
+                        std::int64_t min, std::int64_t max) {
+  const std::int64_t value = config.getInt(key, fallback);
+  if (value < min || value > max) {
+    throw std::invalid_argument(key + " must be between " + std::to_string(min) + " and " +
+                                std::to_string(max) + " (got " + std::to_string(value) + ")");
+  }
+  return value;
+}
+
+class WebhooksModule final : public Module {
+ public:
+  ModuleInfo info() const override {
+    return {.name = "webhooks",
+            .version = "1.0.0",
+            .description = "Webhooks: signed, retried HTTPS deliveries of a company's events.",
+            .dependencies = {},
+            .optional = {}};
+  }
+
+  void setup(Host& host, Registry& registry) override {
+    host_ = &host;
+    const Config& config = host.config();
+    const auto workers = static_cast<unsigned>(
+        intSetting(config, "webhooks.workers", kDefaultWorkers, 1, kMaxWorkers));
+    const auto retentionDays = static_cast<int>(
+        intSetting(config, "webhooks.delivery_retention_days", kDefaultRetentionDays, 1, 36500));
+
+    deliverer_ = std::make_unique<Deliverer>(host);
+    routes_ = std::make_unique<WebhooksRoutes>(host, *deliverer_);
+    fanOut_ = std::make_unique<FanOut>(*deliverer_);
+    worker_ = std::make_unique<DeliveryWorker>(host, *deliverer_);
+    purge_ = std::make_unique<DeliveryPurge>(host, retentionDays);
+
+    for (Migration& migration : rapport_generated::webhooks::migrations()) {
+      registry.migration(std::move(migration));
+    }
+    registry.eventType("webhook.ping", "A test delivery sent by POST /webhooks/{id}/ping");
+
+    // Every recorded event of the company becomes its deliveries, in the
+    // emitting transaction (the outbox).
+    registry.onEvent([this](Tx& tx, const Event& event) { (*fanOut_)(tx, event); });
+    // The workers take due deliveries every second, and at once when a
+    // commit wrote some (FanOut wakes them).
+    const JobHandle workersHandle =
+        registry.job({.name = "deliver",
+                      .interval = std::chrono::seconds(1),
+                      .run = [this](JobContext& context) { worker_->run(context); },
+                      .concurrency = workers});
+    fanOut_->setWorkers(workersHandle);
+    routes_->setWorkers(workersHandle);
+    registry.job({.name = "purge",
+                  .interval = std::chrono::hours(1),
+                  .run = [this](JobContext& context) { purge_->run(context); },
+                  .concurrency = 1});
+
+    // GET /webhooks/events is open to every member; everything else needs
+    // owner or admin (decisions §2): a member gets 403.
+    const RouteOptions managers{.access = Access::Authenticated,
+                                .roles = {Role::Owner, Role::Admin}};
+    auto route = [&](const char* method, const char* path,
+                     Response (WebhooksRoutes::*handler)(const Request&), RouteOptions options) {
+      registry.route(
+          method, path, [this, handler](const Request& r) { return (routes_.get()->*handler)(r); },
+          std::move(options));
+    };
+    // A literal segment wins over a parameter (host Router): "events" is no webhook id.
+    route("GET", "/webhooks/events", &WebhooksRoutes::eventTypes, {});
+    route("GET", "/webhooks", &WebhooksRoutes::list, managers);
+    route("POST", "/webhooks", &WebhooksRoutes::create, managers);
+    route("GET", "/webhooks/{id}", &WebhooksRoutes::get, managers);
+    route("PATCH", "/webhooks/{id}", &WebhooksRoutes::update, managers);
+    route("DELETE", "/webhooks/{id}", &WebhooksRoutes::remove, managers);
+    route("POST", "/webhooks/{id}/rotate-secret", &WebhooksRoutes::rotateSecret, managers);
+    route("POST", "/webhooks/{id}/ping", &WebhooksRoutes::ping, managers);
+    route("GET", "/webhooks/{id}/deliveries", &WebhooksRoutes::deliveries, managers);
+    route("GET", "/webhooks/{id}/deliveries/{delivery_id}", &WebhooksRoutes::delivery, managers);
+    route("POST", "/webhooks/{id}/deliveries/{delivery_id}/retry", &WebhooksRoutes::retry,
+          managers);
+  }
+
+  // Reads the delivery settings and builds the sender and the guard; a bad
+  // value stops start-up with a message naming the key.
+  void start() override {
+    const Config& config = host_->config();
+    const std::chrono::seconds timeout(
+        intSetting(config, "webhooks.timeout", kDefaultTimeoutSeconds, 1, 300));
+    const bool allowPrivate = config.getBool("webhooks.allow_private_targets", false);
+    DeliverySettings settings{.schedule = RetrySchedule::fromList(
+                                  config.getList("webhooks.retry_schedule", kDefaultSchedule)),
+                              .timeout = timeout,
+                              .sender = {}};
+    settings.sender.timeout = timeout;
+    settings.sender.caFile = config.getString("webhooks.ca_file", "");
+    settings.sender.allowPrivateTargets = allowPrivate;
+    deliverer_->start(std::move(settings));
+    routes_->setGuard(std::make_unique<TargetGuard>(
+        allowPrivate, std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::min<std::chrono::seconds>(timeout, kMaxResolveTime))));
+    if (allowPrivate) {
+      host_->log().warn(
+          "webhooks.allow_private_targets is on: webhooks may reach loopback and private "
+          "addresses (development and tests only)");
+    }
+  }
+
+ private:
+  Host* host_ = nullptr;
+  // Used by the routes, the listener and the jobs until the module is destroyed.
+  std::unique_ptr<Deliverer> deliverer_;
+  std::unique_ptr<WebhooksRoutes> routes_;
+  std::unique_ptr<FanOut> fanOut_;
+  std::unique_ptr<DeliveryWorker> worker_;
+  std::unique_ptr<DeliveryPurge> purge_;
+};
+
+}  // namespace
+}  // namespace rapport::webhooks
+
+RAPPORT_MODULE(rapport::webhooks::WebhooksModule, "webhooks", "1.0.0")

@@ -1,0 +1,50 @@
+#include "delivery/DeliveryWorker.h"
+
+#include "DeliveryStore.h"
+#include "rapport/time.h"
+
+namespace rapport::webhooks {
+namespace {
+
+constexpr int kPurgeBatch = 1000;
+constexpr std::int64_t kMicrosPerDay = 86400LL * 1000 * 1000;
+
+}  // namespace
+
+void DeliveryWorker::run(JobContext& context) {
+  if (!deliverer_.started()) return;
+  while (!context.stopping()) {
+    const std::int64_t now = nowMicros();
+    if (!delivery_store::anyDue(host_.db(), now)) return;
+    const Lease lease = deliverer_.newLease(now);
+    const std::vector<ClaimedDelivery> batch =
+        delivery_store::claimDue(host_.db(), now, lease.token, lease.until, kClaimBatch);
+    if (batch.empty()) return;
+    deliverer_.deliver(batch, Deliverer::Mode::Scheduled);
+    // A full batch suggests more are due: claim again at once. A partial one
+    // took every due delivery (the next ones wait for their time or a wake).
+    if (static_cast<int>(batch.size()) < kClaimBatch) return;
+  }
+}
+
+void DeliveryPurge::run(JobContext& context) {
+  const std::int64_t now = nowMicros();
+  const std::int64_t abandoned = delivery_store::failAbandonedPings(host_.db(), now);
+  if (abandoned > 0) {
+    host_.log().warn("webhook pings left pending by a stopped server marked failed: count=" +
+                     std::to_string(abandoned));
+  }
+  const std::int64_t cutoff = now - retentionDays_ * kMicrosPerDay;
+  std::int64_t purged = 0;
+  while (!context.stopping()) {
+    const std::int64_t removed = delivery_store::purgeFinished(host_.db(), cutoff, kPurgeBatch);
+    purged += removed;
+    if (removed < kPurgeBatch) break;
+  }
+  if (purged > 0) {
+    host_.log().info("webhook deliveries purged: count=" + std::to_string(purged) +
+                     " retention_days=" + std::to_string(retentionDays_));
+  }
+}
+
+}  // namespace rapport::webhooks

@@ -1,0 +1,53 @@
+// The delivery jobs (registry.job): the workers that take due deliveries
+// from the outbox and attempt them, and the hourly clean-up.
+//
+// Worker (job "deliver", `webhooks.workers` threads, every second and at
+// each wake): looks whether anything is due (a read: an idle poll takes no
+// write lock), claims up to 16 due deliveries under a fresh lease, hands them
+// to the Deliverer (send one by one, record in one transaction), and claims
+// again while batches come back full, until nothing is due or the server
+// stops. A wake during a run makes the thread run once more (jobs.h), so
+// deliveries written meanwhile never wait for the next second.
+//
+// Clean-up (job "purge", one thread, hourly): deletes finished deliveries
+// older than `webhooks.delivery_retention_days`, and fails pings a crash
+// left pending.
+#pragma once
+
+#include <cstdint>
+
+#include "delivery/Attempt.h"
+#include "rapport/jobs.h"
+#include "rapport/module.h"
+
+namespace rapport::webhooks {
+
+// Deliveries one claim takes at most.
+inline constexpr int kClaimBatch = 16;
+
+class DeliveryWorker {
+ public:
+  // Both outlive this object.
+  DeliveryWorker(Host& host, Deliverer& deliverer) : host_(host), deliverer_(deliverer) {}
+
+  // One run of the "deliver" job.
+  void run(JobContext& context);
+
+ private:
+  Host& host_;
+  Deliverer& deliverer_;
+};
+
+class DeliveryPurge {
+ public:
+  DeliveryPurge(Host& host, int retentionDays) : host_(host), retentionDays_(retentionDays) {}
+
+  // One run of the "purge" job.
+  void run(JobContext& context);
+
+ private:
+  Host& host_;
+  int retentionDays_;
+};
+
+}  // namespace rapport::webhooks

@@ -1,0 +1,19 @@
+// The delivery signature (API "Signature", decisions §8): v1 is the hex
+// HMAC-SHA256 of "<t>.<raw body>" keyed with the whole webhook secret
+// ("whsec_..." as returned to the client, prefix included).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rapport::webhooks {
+
+// Lower-case hex HMAC-SHA256 of `message` under `key` (OpenSSL).
+std::string hmacSha256Hex(std::string_view key, std::string_view message);
+
+// The X-Service-Signature value: "t=<unixSeconds>,v1=<hex>".
+std::string signatureHeader(std::string_view secret, std::int64_t unixSeconds,
+                            std::string_view body);
+
+}  // namespace rapport::webhooks

@@ -1,0 +1,52 @@
+// The delivery signature against an implementation independent of ours: the
+// `openssl dgst -sha256 -hmac KEY` command on the same bytes.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <string>
+
+#include "WebhooksTestSupport.h"
+#include "delivery/Signature.h"
+
+using rapport::webhooks::hmacSha256Hex;
+using rapport::webhooks::signatureHeader;
+
+using webhooks_test::opensslHmac;
+
+class SignatureTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(SignatureTest);
+  CPPUNIT_TEST(testKnownVector);
+  CPPUNIT_TEST(testAgreesWithOpensslCommand);
+  CPPUNIT_TEST(testHeaderFormat);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void testKnownVector() {
+    // RFC 4231 test case 2.
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+        hmacSha256Hex("Jefe", "what do ya want for nothing?"));
+  }
+
+  void testAgreesWithOpensslCommand() {
+    const std::string secret = "whsec_Q2hhbmdlTWVfMzJfcmFuZG9tX2J5dGVzX2hlcmU";
+    const std::string body =
+        "{\"id\":\"evt_01\",\"event\":\"crm.contact.created\",\"created_at\":"
+        "\"2026-01-02T03:04:05Z\",\"data\":{\"name\":\"J\\u00e9r\\u00f4me \\\"Q\\\"\","
+        "\"note\":\"line1\\nline2\"}}\n\xc3\xa9";
+    const std::string message = "1767323045." + body;
+    CPPUNIT_ASSERT_EQUAL(opensslHmac(secret, message), hmacSha256Hex(secret, message));
+    CPPUNIT_ASSERT_EQUAL(opensslHmac("whsec_other_secret_value", "1." + std::string("{}")),
+                         hmacSha256Hex("whsec_other_secret_value", "1.{}"));
+    const std::string large(100000, 'x');
+    CPPUNIT_ASSERT_EQUAL(opensslHmac(secret, large), hmacSha256Hex(secret, large));
+  }
+
+  void testHeaderFormat() {
+    const std::string secret = "whsec_abcdefghijklmnop";
+    const std::string header = signatureHeader(secret, 1700000000, "{\"a\":1}");
+    CPPUNIT_ASSERT_EQUAL("t=1700000000,v1=" + opensslHmac(secret, "1700000000.{\"a\":1}"), header);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{16 + 64}, header.size());
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(SignatureTest);
