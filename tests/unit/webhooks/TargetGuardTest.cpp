@@ -130,7 +130,7 @@ class TargetGuardTest : public CppUnit::TestFixture {
     for (const std::string host :
          {"2130706433", "0177.0.0.1", "0x7f000001", "0x7f.1", "127.1", "[::1]",
           "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "localhost", "LOCALHOST", "0", "0.0.0.0",
-          "169.254.169.254", "2852039166", "[64:ff9b::a9fe:a9fe]", "10.1", "[fe80::1]"}) {
+          "169.254.169.254", "2852039166", "[64:ff9b::a9fe:a9fe]", "10.1", "[fe80::1]", "[::]"}) {
       const std::string url = "https://" + host + "/hook";
       const auto message = guard.checkForRegistration(url);
       CPPUNIT_ASSERT_MESSAGE(url, message.has_value());

@@ -2,6 +2,8 @@
 // non-public address ranges, and name resolution bounded in time.
 #include "delivery/TargetGuard.h"
 
+#include <arpa/inet.h>
+
 #include <Poco/Exception.h>
 #include <Poco/URI.h>
 
@@ -196,9 +198,10 @@ Parsed parse(const std::string& url) {
       hasPort = true;
       port = after.substr(1);
     }
-    Poco::Net::IPAddress literal;
-    if (host.find('%') != std::string::npos || !Poco::Net::IPAddress::tryParse(host, literal) ||
-        literal.family() != Poco::Net::IPAddress::IPv6)
+    // inet_pton, not Poco's IPAddress::tryParse: Poco 1.11 refuses "::", which
+    // must parse (and then be refused by the address rule, not as bad syntax).
+    in6_addr literal{};
+    if (host.find('%') != std::string::npos || ::inet_pton(AF_INET6, host.c_str(), &literal) != 1)
       return out;
   } else {
     const auto colon = authority.find(':');
