@@ -144,7 +144,8 @@ stop_postgresql() {
 # --- rapportd -----------------------------------------------------------------
 
 # start_rapportd NAME DATABASE_URL: rapportd on a free port. Sets RAPPORT_URL
-# (http://127.0.0.1:PORT). The configuration file is written to the log folder.
+# (http://127.0.0.1:PORT). The configuration file is written to the log folder,
+# with RAPPORTD_EXTRA_CONFIG (when set) at its end.
 #
 # The port is chosen here rather than with server.port = 0: rapportd logs its
 # port at info level, and the benchmark runs it at warn level because info
@@ -176,6 +177,10 @@ ratelimit.requests = 1000000000
 log.level = warn
 mail.outbox = $dir/outbox
 EOF
+    # The caller's extra keys (bench/webhooks.sh: webhooks.*), "key = value"
+    # a line; none for run.sh.
+    [ -z "${RAPPORTD_EXTRA_CONFIG:-}" ] ||
+      printf '%s\n' "$RAPPORTD_EXTRA_CONFIG" >>"$LOGS/$name.properties"
     # The working folder is the temporary one, so no config/rapport.properties
     # or data/ of the checkout is picked up or written.
     (cd "$dir" && exec env "${clean_env[@]}" "$RAPPORTD" --config "$LOGS/$name.properties") \

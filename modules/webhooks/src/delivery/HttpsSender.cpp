@@ -262,7 +262,13 @@ class AnswerReader {
     for (std::size_t i = 1; i < lines.size(); ++i) {
       const std::string& line = lines[i];
       if (line.front() == ' ' || line.front() == '\t') {  // obsolete folding
-        if (!headers.empty()) headers.back().second += " " + trim(line);
+        if (!headers.empty()) {
+          // Two appends, not `+= " " + trim(...)`: GCC 12 at -O3 reports a
+          // false -Wrestrict on the temporary concatenation.
+          std::string& value = headers.back().second;
+          value += ' ';
+          value += trim(line);
+        }
         continue;
       }
       const auto colon = line.find(':');
