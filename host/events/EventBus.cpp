@@ -9,17 +9,31 @@
 namespace rapport::host {
 namespace {
 
-// The company's next log position. The upsert locks the company's row until
-// the transaction ends: a concurrent emitter for the same company waits here
-// and reads the number this one committed (or the same number again after a
-// rollback), so numbers follow commit order without gaps.
-std::int64_t nextSequence(Tx& tx) {
-  Result r = tx.query(
-      "INSERT INTO event_sequences (company_id, last_sequence) VALUES (?, 1) "
-      "ON CONFLICT (company_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + 1 "
-      "RETURNING last_sequence",
-      {tx.companyId()});
-  return r.front().i64("last_sequence");
+// The event row with its company's log position, in commit order:
+// - SQLite serialises writers, so the next number can be taken now;
+// - PostgreSQL gets a provisional negative number, replaced at commit by the
+//   deferred trigger of migration 0003 (events_number_at_commit), which
+//   holds the company's counter row only while the commit runs.
+void insertEventRow(Tx& tx, const Event& event) {
+  const Value requestId = event.requestId.empty() ? Value() : Value(event.requestId);
+  if (tx.dialect() == Dialect::SQLite) {
+    tx.exec(
+        "INSERT INTO event_sequences (company_id, last_sequence) VALUES (?, 1) "
+        "ON CONFLICT (company_id) DO UPDATE SET last_sequence = last_sequence + 1",
+        {event.companyId});
+    tx.exec(
+        "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, "
+        "created_at) VALUES (?, (SELECT last_sequence FROM event_sequences WHERE company_id = ?), "
+        "?, ?, ?, ?, ?, ?)",
+        {event.companyId, event.companyId, event.id, event.type, event.module, requestId,
+         event.data.dump(), event.createdAt});
+    return;
+  }
+  tx.exec(
+      "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, created_at) "
+      "VALUES (?, 0 - nextval('events_provisional'), ?, ?, ?, ?, ?, ?)",
+      {event.companyId, event.id, event.type, event.module, requestId, event.data.dump(),
+       event.createdAt});
 }
 
 }  // namespace
@@ -59,19 +73,13 @@ Event EventBus::record(Tx& tx, const std::string& type, const Json& data) const 
   }
   Event event;
   event.id = newId("evt_");
-  event.sequence = nextSequence(tx);
   event.type = type;
   event.module = declared->second.module;
   event.companyId = tx.companyId();
   event.requestId = RequestScope::current();
   event.createdAt = nowMicros();
   event.data = data;
-  tx.exec(
-      "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, created_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      {event.companyId, event.sequence, event.id, event.type, event.module,
-       event.requestId.empty() ? Value() : Value(event.requestId), event.data.dump(),
-       event.createdAt});
+  insertEventRow(tx, event);
   for (const auto& listener : listeners_) listener(tx, event);
   return event;
 }

@@ -2,10 +2,10 @@
 // (GET /v1/webhooks/events, Host::events()) and the event log behind
 // Tx::emit (docs/events.md).
 //
-// record() runs inside the emitting transaction: it takes the company's next
-// sequence number (the event_sequences row stays locked until the
-// transaction ends, which orders the log by commit), writes the event row and
-// then calls every listener (the webhooks module inserts its deliveries
+// record() runs inside the emitting transaction: it writes the event row
+// (its company's sequence number is taken in commit order: at once on
+// SQLite, whose writers are serialised; at commit on PostgreSQL, by the
+// deferred trigger of migration 0003) and then calls every listener (the webhooks module inserts its deliveries
 // there), so the change, its event and its deliveries commit together or
 // not at all.
 //

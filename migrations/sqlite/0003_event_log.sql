@@ -1,8 +1,9 @@
 -- The event log (docs/events.md): every event a module emits, written in the
 -- same transaction as the change that caused it (Tx::emit). `sequence`
--- numbers each company's events in commit order: the emitting transaction
--- takes the next number from event_sequences, whose row stays locked until
--- it ends, so a later number always belongs to a later commit. Rows older
+-- numbers each company's events in commit order. On SQLite writers are
+-- serialised (BEGIN IMMEDIATE), so the emitting transaction simply takes the
+-- next number from event_sequences when it emits. (PostgreSQL takes it at
+-- commit, by trigger: see the twin of this file.) Rows older
 -- than events.retention_days are removed by the host's events.retention job.
 --
 -- 0001 created a first `events` table that nothing read; it is replaced.

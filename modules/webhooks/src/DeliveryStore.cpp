@@ -37,10 +37,10 @@ std::vector<ClaimedDelivery> claimed(const Result& rows, const std::string& leas
 void insert(Tx& tx, const NewDelivery& d) {
   tx.exec(
       "INSERT INTO webhook_deliveries (id, company_id, webhook_id, envelope_id, event, "
-      "event_sequence, payload, status, attempts, created_at, next_attempt_at, lease, "
+      "event_id, payload, status, attempts, created_at, next_attempt_at, lease, "
       "lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)",
-      {d.id, tx.companyId(), d.webhookId, d.envelopeId, d.event, d.eventSequence, d.payload,
-       d.createdAt, d.nextAttemptAt, d.lease, d.leaseUntil});
+      {d.id, tx.companyId(), d.webhookId, d.envelopeId, d.event, d.eventId, d.payload, d.createdAt,
+       d.nextAttemptAt, d.lease, d.leaseUntil});
 }
 
 bool anyDue(Queryable& db, std::int64_t now) {
@@ -131,7 +131,7 @@ void resume(Tx& tx, const std::string& webhookId, std::int64_t now) {
   tx.exec(
       "UPDATE webhook_deliveries SET next_attempt_at = ? "
       "WHERE company_id = ? AND webhook_id = ? AND status = 'pending' "
-      "AND event_sequence IS NOT NULL",
+      "AND event_id IS NOT NULL",
       {now, tx.companyId(), webhookId});
 }
 
@@ -180,7 +180,7 @@ std::int64_t purgeFinished(Queryable& db, std::int64_t cutoff, int batch) {
 std::int64_t failAbandonedPings(Queryable& db, std::int64_t now) {
   return db.exec(
       "UPDATE webhook_deliveries SET status = 'failed', lease = NULL, lease_until = NULL "
-      "WHERE status = 'pending' AND event_sequence IS NULL AND lease_until < ?",
+      "WHERE status = 'pending' AND event_id IS NULL AND lease_until < ?",
       {now});
 }
 

@@ -33,8 +33,8 @@ struct NewDelivery {
   std::string webhookId;
   std::string envelopeId;  // evt_, the envelope's `id`
   std::string event;
-  std::optional<std::int64_t> eventSequence;  // the event log's position; none for a ping
-  std::string payload;                        // the envelope exactly as sent
+  std::optional<std::string> eventId;  // the event log's evt_ occurrence; none for a ping
+  std::string payload;                 // the envelope exactly as sent
   std::int64_t createdAt = 0;
   std::optional<std::int64_t> nextAttemptAt;  // none: never taken by a worker
   std::optional<std::string> lease;           // a ping is held from the start

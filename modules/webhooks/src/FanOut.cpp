@@ -20,7 +20,7 @@ void FanOut::operator()(Tx& tx, const Event& event) const {
                          .webhookId = webhookId,
                          .envelopeId = newId("evt_"),
                          .event = event.type,
-                         .eventSequence = event.sequence,
+                         .eventId = event.id,
                          .payload = {},
                          .createdAt = event.createdAt,
                          .nextAttemptAt = due,

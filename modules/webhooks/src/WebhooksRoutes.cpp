@@ -153,7 +153,7 @@ Response WebhooksRoutes::ping(const Request& request) {
                          .webhookId = id,
                          .envelopeId = newId("evt_"),
                          .event = kPingEvent,
-                         .eventSequence = std::nullopt,
+                         .eventId = std::nullopt,
                          .payload = {},
                          .createdAt = now,
                          .nextAttemptAt = std::nullopt,

@@ -33,7 +33,7 @@
 //        validation.h: isValidUtf8. query.h: selectRecord, RowLock, listResponse.
 //   4.0: jobs.h: JobContext is an interface (stopping(), wait(), worker()),
 //        Job has concurrency, Registry::job returns a JobHandle (wake).
-//        events.h: Event carries sequence, module and requestId; the
+//        events.h: Event carries module and requestId; the
 //        EventCatalogue (Host::events). secrets.h: SecretBox (Host::secrets).
 //        config.h: Config::getList (inline, over getString).
 #define RAPPORT_SDK_ABI_MAJOR 4

@@ -4,9 +4,8 @@
 // The event log (table `events`, owned by the host; docs/events.md):
 //   - `sequence` numbers a company's events 1, 2, 3, ... in commit order
 //     (not wall-clock order): a reader that saw sequence N has seen every
-//     event of that company up to N. Each emitting transaction holds its
-//     company's sequence from its first emit until it ends, so keep work
-//     after an emit short;
+//     event of that company up to N. The number is given as the transaction
+//     commits, so listeners inside it do not know it yet (they have `id`);
 //   - each row names the module that declared the type and the request that
 //     caused it (X-Request-Id; empty for jobs);
 //   - rows are kept `events.retention_days` (30) and then removed by a host job.
@@ -38,7 +37,6 @@ struct EventType {
 
 struct Event {
   std::string id;              // evt_..., the occurrence in the log
-  std::int64_t sequence = 0;   // the company's log position (commit order)
   std::string type;            // "crm.contact.created"
   std::string module;          // the module that declared the type
   std::string companyId;       // tenant company

@@ -74,12 +74,12 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
 
   // A pending delivery; `next` none: unscheduled.
   std::string addDelivery(const std::string& webhookId, std::optional<std::int64_t> next,
-                          std::optional<std::int64_t> sequence = 1) {
+                          std::optional<std::string> eventId = std::string("evt_log1")) {
     NewDelivery d{.id = rapport::newId("whd_"),
                   .webhookId = webhookId,
                   .envelopeId = rapport::newId("evt_"),
-                  .event = sequence ? "crm.contact.created" : "webhook.ping",
-                  .eventSequence = sequence,
+                  .event = eventId ? "crm.contact.created" : "webhook.ping",
+                  .eventId = eventId,
                   .payload = "{}",
                   .createdAt = rapport::nowMicros(),
                   .nextAttemptAt = next,
@@ -253,7 +253,7 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
                       .webhookId = webhook,
                       .envelopeId = rapport::newId("evt_"),
                       .event = "crm.contact.created",
-                      .eventSequence = i + 1,
+                      .eventId = "evt_log" + std::to_string(i + 1),
                       .payload = "{}",
                       .createdAt = now,
                       .nextAttemptAt = now - i,

@@ -37,7 +37,7 @@ CREATE TABLE webhook_deliveries (
   webhook_id TEXT NOT NULL,
   envelope_id TEXT NOT NULL,
   event TEXT NOT NULL,
-  event_sequence BIGINT,
+  event_id TEXT,
   payload TEXT NOT NULL,
   status TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
@@ -62,6 +62,6 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
 -- The retention purge of finished deliveries, oldest first.
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (created_at)
   WHERE status <> 'pending';
--- The sweep of pings a crash left pending (a ping has no event_sequence).
+-- The sweep of pings a crash left pending (a ping has no event_id).
 CREATE INDEX webhook_deliveries_pings ON webhook_deliveries (lease_until)
-  WHERE status = 'pending' AND event_sequence IS NULL;
+  WHERE status = 'pending' AND event_id IS NULL;
