@@ -10,6 +10,14 @@
 // Another process on the file (`rapportd migrate`, sqlite3 by hand) still
 // meets the busy handler.
 //
+// The queue is fair: writers enter in arrival order (a plain mutex let some
+// wait far longer than others under load). Writers outside any request
+// (jobs: webhook deliveries claiming and recording their attempts, the
+// retention purges) enter before waiting request writers: their writes are
+// few and short, and every millisecond they wait behind a burst of API
+// writes is added to a webhook's delivery latency (docs/performance.md,
+// "Webhooks").
+//
 // PostgreSQL has row locks and needs none: the gate is then open.
 //
 // Threading: every member is thread-safe.
@@ -17,6 +25,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -46,17 +56,30 @@ class WriterGate {
     WriterGate* gate_ = nullptr;
   };
 
-  // Waits for the turn. Throws DbError (Busy) after the timeout, as SQLite
-  // would, and at once when this thread already holds the turn (a write
-  // outside the transaction this thread has open would wait for itself).
+  // Waits for the turn (background writers first, then in arrival order).
+  // Throws DbError (Busy) after the timeout, as SQLite would, and at once
+  // when this thread already holds the turn (a write outside the
+  // transaction this thread has open would wait for itself).
   Pass enter();
 
+  // Writers waiting for their turn now (for tests and diagnostics).
+  std::size_t waiting();
+
  private:
+  // One queued writer; leave() wakes exactly the next one.
+  struct Waiter {
+    bool granted = false;
+    std::condition_variable turn;
+  };
   void leave();
+  std::deque<Waiter*>& queueFor(bool background) { return background ? background_ : requests_; }
 
   bool enabled_;
   std::chrono::milliseconds timeout_;
-  std::timed_mutex mutex_;
+  std::mutex mutex_;
+  bool busy_ = false;
+  std::deque<Waiter*> background_;  // writers outside requests, served first
+  std::deque<Waiter*> requests_;
   std::atomic<std::thread::id> owner_;
 };
 

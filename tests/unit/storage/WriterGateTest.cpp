@@ -4,10 +4,14 @@
 
 #include <chrono>
 #include <future>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "StorageTestSupport.h"
+#include "log/RequestScope.h"
 #include "rapport/db.h"
 #include "storage/WriterGate.h"
 
@@ -24,6 +28,7 @@ class WriterGateTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(openGateHoldsNothing);
   CPPUNIT_TEST(writeBesideOwnTransactionIsBusyOnSqliteOnly);
   CPPUNIT_TEST(concurrentTransactionsAllCommit);
+  CPPUNIT_TEST(turnsInArrivalOrderBackgroundFirst);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -113,6 +118,43 @@ class WriterGateTest : public CppUnit::TestFixture {
     for (auto& thread : threads) thread.join();
     CPPUNIT_ASSERT_EQUAL(std::int64_t{kThreads * kEach},
                          db->query("SELECT n FROM gate_counts WHERE id = 1").front().i64("n"));
+  }
+
+  // Request writers take turns in arrival order; a writer outside any request
+  // (a job) goes before the requests already waiting.
+  void turnsInArrivalOrderBackgroundFirst() {
+    WriterGate gate(true, 10s);
+    std::mutex mutex;
+    std::vector<std::string> order;
+    auto writer = [&](std::string name, bool inRequest) {
+      std::optional<rapport::host::RequestScope> scope;
+      if (inRequest) scope.emplace("req-" + name);
+      WriterGate::Pass pass = gate.enter();
+      std::lock_guard lock(mutex);
+      order.push_back(name);
+    };
+    auto queued = [&](std::size_t n) {
+      const auto deadline = std::chrono::steady_clock::now() + 10s;
+      while (gate.waiting() < n && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+      return gate.waiting() == n;
+    };
+    WriterGate::Pass held = gate.enter();
+    auto r1 = std::async(std::launch::async, writer, "r1", true);
+    CPPUNIT_ASSERT(queued(1));
+    auto r2 = std::async(std::launch::async, writer, "r2", true);
+    CPPUNIT_ASSERT(queued(2));
+    auto r3 = std::async(std::launch::async, writer, "r3", true);
+    CPPUNIT_ASSERT(queued(3));
+    auto job = std::async(std::launch::async, writer, "job", false);
+    CPPUNIT_ASSERT(queued(4));
+    held.release();
+    r1.get();
+    r2.get();
+    r3.get();
+    job.get();
+    CPPUNIT_ASSERT(order == std::vector<std::string>({"job", "r1", "r2", "r3"}));
   }
 };
 
