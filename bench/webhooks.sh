@@ -249,7 +249,7 @@ set_active() { api PATCH "/v1/webhooks/$1" "{\"is_active\":$2}" >/dev/null; }
 # ping_check ID: POST /webhooks/ID/ping must deliver (TLS, CA, receiver, guard).
 ping_check() {
   local answer
-  # An empty body with its Content-Length: 0 (rapportd answers 411 without one).
+  # No body (curl sends Content-Length: 0 with --data-binary '').
   answer=$(curl -sS --max-time 30 -X POST -H "Authorization: Bearer $TOKEN" --data-binary '' \
     "$RAPPORT_URL/v1/webhooks/$1/ping") || return 1
   if [ "$(printf '%s' "$answer" | json_string status)" != success ]; then
