@@ -130,6 +130,8 @@ SERVER_THREADS=$((CONNECTIONS + 8 + WORKERS))
 
 # shellcheck source=lib/servers.sh
 source "$BENCH_DIR/lib/servers.sh"
+# shellcheck source=lib/versions.sh
+source "$BENCH_DIR/lib/versions.sh"
 # shellcheck source=lib/receiver.sh
 source "$BENCH_DIR/lib/receiver.sh"
 # shellcheck source=lib/api.sh
@@ -622,23 +624,6 @@ goals() {
       printf "Goal (p99 write -> first attempt < 100 ms), %s, wrk -c%s: %s ms, %s\n", e, c, p,
         (p + 0 < 100 ? "met" : sprintf("NOT met (%.1fx the goal)", p / 100)) }'
   done
-}
-
-pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
-
-rapport_version() {
-  local rev
-  rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) || rev="no commit yet"
-  if [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain 2>/dev/null | head -c 1)" ]; then
-    rev+=" (uncommitted changes)"
-  fi
-  echo "$rev"
-}
-
-postgres_version() {
-  local bin
-  bin=$(find /usr/lib/postgresql -maxdepth 3 -name postgres -path '*/bin/*' 2>/dev/null | sort -V | tail -n 1)
-  if [ -n "$bin" ]; then "$bin" --version | sed 's/^postgres (PostgreSQL) //'; else echo "not installed"; fi
 }
 
 report() {
