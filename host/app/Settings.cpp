@@ -109,8 +109,12 @@ std::vector<std::string> perNameKeys(const std::string& list, const std::string&
   return {"prefix", "deprecated_at", "sunset_at", "link", "successor"};
 }
 
+// Values masked by --print-config. A path to a secret ("secrets.key_file")
+// is not itself one, and an operator checking the configuration needs it.
 bool isSecretKey(const std::string& key) {
-  return key.find("secret") != std::string::npos || key.find("password") != std::string::npos;
+  const bool isPath = key.size() > 5 && key.compare(key.size() - 5, 5, "_file") == 0;
+  return !isPath &&
+         (key.find("secret") != std::string::npos || key.find("password") != std::string::npos);
 }
 
 std::string maskUrlPassword(const std::string& url) {

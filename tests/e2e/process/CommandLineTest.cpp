@@ -168,12 +168,19 @@ class CommandLineTest : public CppUnit::TestFixture {
   void testPrintConfigShowsOverridesAndMasksSecrets() {
     std::string output;
     const int code = ServerProcess::runToCompletion(
-        {{"ratelimit.requests", "50"}, {"social.google.client_secret", "hunter2-very-secret"}},
+        {{"ratelimit.requests", "50"},
+         {"social.google.client_secret", "hunter2-very-secret"},
+         {"secrets.key", "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE="},
+         {"secrets.key_file", "keys/rapport.key"}},
         {"--print-config"}, output, "", {{"RAPPORT_RATELIMIT_REQUESTS", "3"}});
     CPPUNIT_ASSERT_EQUAL_MESSAGE(output, 0, code);
     CPPUNIT_ASSERT_MESSAGE(output, !linesContaining(output, "ratelimit.requests = 3").empty());
     CPPUNIT_ASSERT_MESSAGE(output, linesContaining(output, "ratelimit.requests = 50").empty());
     CPPUNIT_ASSERT_MESSAGE(output, output.find("hunter2-very-secret") == std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(output, output.find("AQEBAQEB") == std::string::npos);
+    // A path to a secret is shown: it is not the secret.
+    CPPUNIT_ASSERT_MESSAGE(output,
+                           !linesContaining(output, "secrets.key_file = keys/rapport.key").empty());
     CPPUNIT_ASSERT_MESSAGE(output, linesContaining(output, "msg=listening").empty());
   }
 
