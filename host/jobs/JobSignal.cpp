@@ -10,6 +10,14 @@ void JobSignal::wake() {
   changed_.notify_all();
 }
 
+void JobSignal::wakeOne() {
+  {
+    std::lock_guard lock(mutex_);
+    ++tokens_;
+  }
+  changed_.notify_one();
+}
+
 void JobSignal::reset() {
   std::lock_guard lock(mutex_);
   stopping_ = false;
@@ -30,7 +38,9 @@ std::uint64_t JobSignal::wakes() const {
 
 bool JobSignal::waitFor(std::uint64_t& seen, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  bool woken = changed_.wait_for(lock, timeout, [&] { return stopping_.load() || wakes_ != seen; });
+  bool woken = changed_.wait_for(lock, timeout,
+                                 [&] { return stopping_.load() || wakes_ != seen || tokens_ > 0; });
+  if (woken && wakes_ == seen && tokens_ > 0 && !stopping_.load()) --tokens_;  // this thread's turn
   seen = wakes_;
   return woken;
 }

@@ -4,7 +4,8 @@
 //
 // Wakes are counted, not flagged: each thread remembers the count it last
 // saw, so a wake that arrives while a thread is running makes that thread
-// run again instead of being lost.
+// run again instead of being lost. wakeOne() leaves a token instead, taken
+// by exactly one thread: a waiting one, or the next to wait.
 #pragma once
 
 #include <atomic>
@@ -20,6 +21,7 @@ namespace rapport::host {
 class JobSignal final : public rapport::JobWaker {
  public:
   void wake() override;
+  void wakeOne() override;
 
   // Before the threads start, and when they are told to stop.
   void reset();
@@ -36,6 +38,7 @@ class JobSignal final : public rapport::JobWaker {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::uint64_t wakes_ = 0;
+  std::uint64_t tokens_ = 0;  // wakeOne()s not yet taken
   std::atomic<bool> stopping_{false};
 };
 

@@ -31,11 +31,11 @@ void FanOut::operator()(Tx& tx, const Event& event) const {
     delivery_store::insert(tx, delivery);
   }
 
-  // The workers start at commit, not at their next poll. A transaction with
-  // several events registers several wakes: each is a counter increment, and
-  // workers that are already awake run once more at most (jobs.h).
+  // One worker starts at commit, not at the next poll; it wakes another when
+  // it finds more than one batch due (DeliveryWorker), so a quiet commit
+  // costs one worker's query, not every worker's.
   tx.afterCommit([workers = workers_] {
-    if (workers) workers->wake();
+    if (workers) workers->wakeOne();
   });
 }
 

@@ -78,6 +78,7 @@ class WebhooksModule final : public Module {
                       .run = [this](JobContext& context) { worker_->run(context); },
                       .concurrency = workers});
     fanOut_->setWorkers(workersHandle);
+    worker_->setWorkers(workersHandle);
     routes_->setWorkers(workersHandle);
     registry.job({.name = "purge",
                   .interval = std::chrono::hours(1),

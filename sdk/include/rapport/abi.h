@@ -32,7 +32,8 @@
 //        RecordDirectory::lockForReference, fetch, augment.
 //        validation.h: isValidUtf8. query.h: selectRecord, RowLock, listResponse.
 //   4.0: jobs.h: JobContext is an interface (stopping(), wait(), worker()),
-//        Job has concurrency, Registry::job returns a JobHandle (wake).
+//        Job has concurrency, Registry::job returns a JobHandle (wake,
+//        wakeOne).
 //        events.h: Event carries module and requestId; the
 //        EventCatalogue (Host::events). secrets.h: SecretBox (Host::secrets).
 //        config.h: Config::getList (inline, over getString).

@@ -9,9 +9,13 @@
 // Waking: Registry::job returns a JobHandle. handle->wake() makes every
 // thread of the job that is waiting run again at once, and a thread that is
 // running when the wake arrives runs once more when it finishes, so no wake
-// is lost. Typical use, so that new work starts at commit and not at the next
-// interval:
-//   tx.afterCommit([handle] { handle->wake(); });
+// is lost. handle->wakeOne() does that for one thread only: a waiting one if
+// any, else the next to finish its run. Typical use, so that new work starts
+// at commit and not at the next interval, without waking every worker for
+// every commit:
+//   tx.afterCommit([handle] { handle->wakeOne(); });
+// and a worker that finds more than it can take calls wakeOne() again, so
+// the others join only when there is work for them.
 // wake() is cheap, safe from any thread and at any time of the module's life:
 // before the jobs start, and after they stopped (then it does nothing).
 //
@@ -57,7 +61,8 @@ struct Job {
 class RAPPORT_VISIBLE JobWaker {
  public:
   virtual ~JobWaker() = default;
-  virtual void wake() = 0;
+  virtual void wake() = 0;     // every thread of the job
+  virtual void wakeOne() = 0;  // one thread of the job
 };
 using JobHandle = std::shared_ptr<JobWaker>;
 

@@ -97,6 +97,7 @@ class FakeHost : public rapport::Host {
 class CountingWaker : public rapport::JobWaker {
  public:
   void wake() override { ++wakes; }
+  void wakeOne() override { ++wakes; }
   int wakes = 0;
 };
 

@@ -79,6 +79,7 @@ class JobRunnerTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testRunsAtStart);
   CPPUNIT_TEST(testWakeRunsAWaitingJob);
   CPPUNIT_TEST(testWakeDuringRunIsNotLost);
+  CPPUNIT_TEST(testWakeOneRunsOneThread);
   CPPUNIT_TEST(testConcurrencyRunsThreadsSideBySide);
   CPPUNIT_TEST(testContextWait);
   CPPUNIT_TEST(testStopInterruptsWaits);
@@ -124,6 +125,28 @@ class JobRunnerTest : public CppUnit::TestFixture {
     handle->wake();  // while the first run is still inside the job
     gate.open();
     CPPUNIT_ASSERT(log.waitForRuns(2));
+    runner.stop();
+  }
+
+  // wakeOne: one of the three waiting threads runs, each time. (A wake of
+  // all three would count 3 more runs per call; correct code never exceeds
+  // one per call.)
+  void testWakeOneRunsOneThread() {
+    RunLog log;
+    JobRunner runner;
+    auto handle = runner.add({.name = "t",
+                              .interval = kNever,
+                              .run = [&](rapport::JobContext&) { log.ran(); },
+                              .concurrency = 3});
+    runner.start();
+    CPPUNIT_ASSERT(log.waitForRuns(3));
+    handle->wakeOne();
+    CPPUNIT_ASSERT(log.waitForRuns(4));
+    handle->wakeOne();
+    CPPUNIT_ASSERT(log.waitForRuns(5));
+    CPPUNIT_ASSERT_EQUAL(5, log.runs());
+    handle->wake();  // every thread
+    CPPUNIT_ASSERT(log.waitForRuns(8));
     runner.stop();
   }
 

@@ -20,6 +20,8 @@ void DeliveryWorker::run(JobContext& context) {
     const std::vector<ClaimedDelivery> batch =
         delivery_store::claimDue(host_.db(), now, lease.token, lease.until, kClaimBatch);
     if (batch.empty()) return;
+    // A full claim suggests a backlog: one more worker joins.
+    if (static_cast<int>(batch.size()) == kClaimBatch && workers_) workers_->wakeOne();
     deliverer_.deliver(batch, Deliverer::Mode::Scheduled);
     // A full batch suggests more are due: claim again at once. A partial one
     // took every due delivery (the next ones wait for their time or a wake).

@@ -6,7 +6,9 @@
 // write lock), claims up to 16 due deliveries under a fresh lease, hands them
 // to the Deliverer (send one by one, record in one transaction), and claims
 // again while batches come back full, until nothing is due or the server
-// stops. A wake during a run makes the thread run once more (jobs.h), so
+// stops. A commit that wrote deliveries wakes one worker (wakeOne); a worker
+// whose claim came back full wakes one more, so workers join as the backlog
+// needs them. A wake during a run makes a thread run once more (jobs.h), so
 // deliveries written meanwhile never wait for the next second.
 //
 // Clean-up (job "purge", one thread, hourly): deletes finished deliveries
@@ -30,12 +32,16 @@ class DeliveryWorker {
   // Both outlive this object.
   DeliveryWorker(Host& host, Deliverer& deliverer) : host_(host), deliverer_(deliverer) {}
 
+  // The "deliver" job's handle, to call in a helper when a claim is full.
+  void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
+
   // One run of the "deliver" job.
   void run(JobContext& context);
 
  private:
   Host& host_;
   Deliverer& deliverer_;
+  JobHandle workers_;
 };
 
 class DeliveryPurge {
