@@ -117,7 +117,9 @@ class TransactionTest : public CppUnit::TestFixture {
     b.join();
     CPPUNIT_ASSERT_EQUAL_MESSAGE(failures[0], std::string(), failures[0]);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(failures[1], std::string(), failures[1]);
-    CPPUNIT_ASSERT_EQUAL(3, runs.load());  // one of the two ran twice
+    // One of the two ran twice; rarely both: two backends can each detect
+    // the cycle before either abort lands (seen once in CI under load).
+    CPPUNIT_ASSERT_MESSAGE(std::to_string(runs.load()), runs.load() == 3 || runs.load() == 4);
     for (const rapport::Row& row : db->query("SELECT marks FROM pairs")) {
       std::string marks = row.str("marks");
       std::sort(marks.begin(), marks.end());
