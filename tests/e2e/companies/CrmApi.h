@@ -42,10 +42,9 @@ inline Json getBody(HttpClient& client, const std::string& token, const std::str
 inline std::vector<Json> eventsAbout(const ServerProcess& server, const std::string& tenant,
                                      const std::string& type, const std::string& id) {
   std::vector<Json> out;
-  for (const auto& row :
-       queryDatabase(server.databaseUrl(),
-                     "SELECT data FROM events WHERE company_id = " + sqlQuote(tenant) +
-                         " AND type = " + sqlQuote(type) + " ORDER BY sequence")) {
+  for (const auto& row : queryDatabase(
+           server.databaseUrl(), "SELECT data FROM events WHERE company_id = " + sqlQuote(tenant) +
+                                     " AND type = " + sqlQuote(type) + " ORDER BY sequence")) {
     Json data = Json::parse(row.at(0));
     if (data["id"] == Json(id)) out.push_back(std::move(data));
   }

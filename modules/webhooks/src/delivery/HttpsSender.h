@@ -37,9 +37,9 @@ struct AttemptRequest {
 };
 
 struct AttemptResult {
-  int status = 0;          // the receiver's HTTP status; 0 when none came
-  std::string body;        // first keepBytes of the answer
-  std::string error;       // why it failed, for logs ("timed out", "refused target ..."); no secrets
+  int status = 0;     // the receiver's HTTP status; 0 when none came
+  std::string body;   // first keepBytes of the answer
+  std::string error;  // why it failed, for logs ("timed out", "refused target ..."); no secrets
   std::int64_t attemptedAt = 0;  // microseconds since the epoch, when the attempt started
   bool success() const { return status >= 200 && status < 300; }
 };
@@ -48,7 +48,7 @@ class HttpsSender {
  public:
   struct Options {
     std::chrono::milliseconds timeout{10000};
-    std::string caFile;           // extra trusted CA (PEM), may be empty
+    std::string caFile;  // extra trusted CA (PEM), may be empty
     bool allowPrivateTargets = false;
     std::size_t readCap = 64 * 1024;
     std::size_t keepBytes = 4096;

@@ -28,7 +28,7 @@ namespace rapport::webhooks {
 
 // The parts of a webhook URL a delivery needs.
 struct TargetUrl {
-  std::string host;          // as written, lower case, without brackets for IPv6
+  std::string host;  // as written, lower case, without brackets for IPv6
   unsigned short port = 443;
   std::string pathAndQuery;  // "/hooks/in?x=1"; "/" when empty
 };
