@@ -8,22 +8,12 @@ namespace rapport::host::accounts {
 
 namespace {
 
-std::int64_t readInt(const rapport::Config& config, const std::string& key, std::int64_t fallback,
-                     std::int64_t min, std::int64_t max) {
-  const std::int64_t value = config.getInt(key, fallback);
-  if (value < min || value > max) {
-    throw std::invalid_argument(key + " must be between " + std::to_string(min) + " and " +
-                                std::to_string(max) + " (got " + std::to_string(value) + ")");
-  }
-  return value;
-}
-
 // Argon2 values are range-checked by Argon2Params::validate(); this only
 // keeps them inside uint32 so the narrowing cannot wrap.
 std::uint32_t readU32(const rapport::Config& config, const std::string& key,
                       std::uint32_t fallback) {
   return static_cast<std::uint32_t>(
-      readInt(config, key, fallback, 0, std::numeric_limits<std::uint32_t>::max()));
+      config.getIntBetween(key, fallback, 0, std::numeric_limits<std::uint32_t>::max()));
 }
 
 constexpr std::int64_t kTenYears = 10LL * 365 * 24 * 3600;
@@ -32,17 +22,17 @@ constexpr std::int64_t kTenYears = 10LL * 365 * 24 * 3600;
 
 AccountsOptions AccountsOptions::fromConfig(const rapport::Config& config) {
   AccountsOptions o;
-  o.tokenTtl = readInt(config, "auth.token_ttl", o.tokenTtl, 1, kTenYears);
-  o.rememberTtl = readInt(config, "auth.remember_ttl", o.rememberTtl, 1, kTenYears);
-  o.cacheTtlSeconds = readInt(config, "auth.token_cache_ttl", o.cacheTtlSeconds, 0, 3600);
-  o.cacheCapacity = readInt(config, "auth.token_cache_size", o.cacheCapacity, 1, 100'000'000);
-  o.refreshGrace = readInt(config, "auth.refresh_grace", o.refreshGrace, 0, 86400);
+  o.tokenTtl = config.getIntBetween("auth.token_ttl", o.tokenTtl, 1, kTenYears);
+  o.rememberTtl = config.getIntBetween("auth.remember_ttl", o.rememberTtl, 1, kTenYears);
+  o.cacheTtlSeconds = config.getIntBetween("auth.token_cache_ttl", o.cacheTtlSeconds, 0, 3600);
+  o.cacheCapacity = config.getIntBetween("auth.token_cache_size", o.cacheCapacity, 1, 100'000'000);
+  o.refreshGrace = config.getIntBetween("auth.refresh_grace", o.refreshGrace, 0, 86400);
   o.argon2.memoryKib = readU32(config, "auth.argon2.memory_kib", o.argon2.memoryKib);
   o.argon2.iterations = readU32(config, "auth.argon2.iterations", o.argon2.iterations);
   o.argon2.parallelism = readU32(config, "auth.argon2.parallelism", o.argon2.parallelism);
   o.argon2.validate();
-  o.loginMaxAttempts = readInt(config, "auth.login.max_attempts", o.loginMaxAttempts, 1, 1000);
-  o.loginWindow = readInt(config, "auth.login.window", o.loginWindow, 1, 86400);
+  o.loginMaxAttempts = config.getIntBetween("auth.login.max_attempts", o.loginMaxAttempts, 1, 1000);
+  o.loginWindow = config.getIntBetween("auth.login.window", o.loginWindow, 1, 86400);
   return o;
 }
 

@@ -28,16 +28,6 @@ constexpr std::int64_t kDefaultRetentionDays = 30;
 // attempt time-out, when shorter); a name that does not answer in time passes.
 constexpr std::chrono::seconds kMaxResolveTime{5};
 
-std::int64_t intSetting(const Config& config, const std::string& key, std::int64_t fallback,
-                        std::int64_t min, std::int64_t max) {
-  const std::int64_t value = config.getInt(key, fallback);
-  if (value < min || value > max) {
-    throw std::invalid_argument(key + " must be between " + std::to_string(min) + " and " +
-                                std::to_string(max) + " (got " + std::to_string(value) + ")");
-  }
-  return value;
-}
-
 class WebhooksModule final : public Module {
  public:
   ModuleInfo info() const override {
@@ -52,9 +42,9 @@ class WebhooksModule final : public Module {
     host_ = &host;
     const Config& config = host.config();
     const auto workers = static_cast<unsigned>(
-        intSetting(config, "webhooks.workers", kDefaultWorkers, 1, kMaxWorkers));
+        config.getIntBetween("webhooks.workers", kDefaultWorkers, 1, kMaxWorkers));
     const auto retentionDays = static_cast<int>(
-        intSetting(config, "webhooks.delivery_retention_days", kDefaultRetentionDays, 1, 36500));
+        config.getIntBetween("webhooks.delivery_retention_days", kDefaultRetentionDays, 1, 36500));
 
     deliverer_ = std::make_unique<Deliverer>(host);
     routes_ = std::make_unique<WebhooksRoutes>(host, *deliverer_);
@@ -115,7 +105,7 @@ class WebhooksModule final : public Module {
   void start() override {
     const Config& config = host_->config();
     const std::chrono::seconds timeout(
-        intSetting(config, "webhooks.timeout", kDefaultTimeoutSeconds, 1, 300));
+        config.getIntBetween("webhooks.timeout", kDefaultTimeoutSeconds, 1, 300));
     const bool allowPrivate = config.getBool("webhooks.allow_private_targets", false);
     DeliverySettings settings{.schedule = RetrySchedule::fromList(
                                   config.getList("webhooks.retry_schedule", kDefaultSchedule)),

@@ -36,7 +36,8 @@
 //        wakeOne).
 //        events.h: Event carries module and requestId; the
 //        EventCatalogue (Host::events). secrets.h: SecretBox (Host::secrets).
-//        config.h: Config::getList (inline, over getString).
+//        config.h: Config::getList and getIntBetween (inline, over the
+//        virtual getters).
 #define RAPPORT_SDK_ABI_MAJOR 4
 #define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */

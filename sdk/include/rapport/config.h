@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,19 @@ class Config {
   // Throws std::invalid_argument naming the key when the value is not an integer.
   virtual std::int64_t getInt(const std::string& key, std::int64_t fallback) const = 0;
   virtual bool getBool(const std::string& key, bool fallback) const = 0;
+
+  // getInt, refused unless within [min, max]: std::invalid_argument naming the
+  // key, the range and the value ("webhooks.timeout must be between 1 and 300
+  // (got 0)"), so a bad setting stops start-up with one clear line.
+  std::int64_t getIntBetween(const std::string& key, std::int64_t fallback, std::int64_t min,
+                             std::int64_t max) const {
+    const std::int64_t value = getInt(key, fallback);
+    if (value < min || value > max) {
+      throw std::invalid_argument(key + " must be between " + std::to_string(min) + " and " +
+                                  std::to_string(max) + " (got " + std::to_string(value) + ")");
+    }
+    return value;
+  }
 
   // A comma-separated value as its items, each trimmed of spaces and tabs,
   // empty items dropped ("0, 60,,300" -> {"0", "60", "300"}); `fallback`
