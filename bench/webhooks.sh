@@ -42,16 +42,11 @@ set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
-COMMAND_LINE="bench/webhooks.sh"
-for arg in "$@"; do
-  if [[ $arg =~ ^[A-Za-z0-9_./:=,+-]+$ ]]; then
-    COMMAND_LINE+=" $arg"
-  else
-    COMMAND_LINE+=" '${arg//\'/\'\\\'\'}'"
-  fi
-done
-
-usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; }
+# shellcheck source=lib/cli.sh
+source "$BENCH_DIR/lib/cli.sh"
+# The command as typed, for the results file.
+COMMAND_LINE=$(command_line bench/webhooks.sh "$@")
+usage() { usage_of "${BASH_SOURCE[0]}"; }
 
 # --- Options --------------------------------------------------------------------
 

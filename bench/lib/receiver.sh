@@ -86,7 +86,8 @@ EOF
       >"$LOGS/$name.log" 2>&1 &
     STARTED_PIDS["$name"]=$!
     RECEIVER_URL="https://${RECEIVER_HOST:-localhost}:$port"
-    if wait_https "$name" "$RECEIVER_URL/ready" 10; then
+    # A POST over TLS verified against the run's CA, the way rapportd connects.
+    if wait_http "$name" "$RECEIVER_URL/ready" 10 --cacert "$RECEIVER_CA" -X POST --data-binary '{}'; then
       log "$name listening on $RECEIVER_URL (pid ${STARTED_PIDS[$name]}, TLS, return 204)"
       return 0
     fi
@@ -95,18 +96,4 @@ EOF
     tail -n 5 "$prefix/logs/error.log" >&2 2>/dev/null || true
   done
   die "the HTTPS receiver did not start; see $prefix/logs/error.log"
-}
-
-# wait_https NAME URL SECONDS: wait_http for the receiver: a POST must answer
-# 2xx over TLS verified against RECEIVER_CA, the way rapportd will connect.
-wait_https() {
-  local name=$1 url=$2 seconds=$3 pid=${STARTED_PIDS[$1]}
-  local deadline=$((SECONDS + seconds))
-  while ((SECONDS < deadline)); do
-    kill -0 "$pid" 2>/dev/null || return 1
-    curl -fsS -o /dev/null --max-time 2 --cacert "$RECEIVER_CA" -X POST --data-binary '{}' \
-      "$url" 2>/dev/null && return 0
-    sleep 0.2
-  done
-  return 1
 }

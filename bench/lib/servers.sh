@@ -27,14 +27,16 @@ free_port() {
   die "no free port found on 127.0.0.1"
 }
 
-# wait_http NAME URL SECONDS: until URL answers 2xx, or NAME's process exits,
-# or SECONDS pass. Returns non-zero when the server never became ready.
+# wait_http NAME URL SECONDS [CURL_ARGS...]: until URL answers 2xx, or NAME's
+# process exits, or SECONDS pass. Returns non-zero when the server never
+# became ready. CURL_ARGS go to curl (a method, a body, --cacert ...).
 wait_http() {
   local name=$1 url=$2 seconds=$3 pid=${STARTED_PIDS[$1]}
+  shift 3
   local deadline=$((SECONDS + seconds))
   while ((SECONDS < deadline)); do
     kill -0 "$pid" 2>/dev/null || return 1
-    curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null && return 0
+    curl -fsS -o /dev/null --max-time 2 "$@" "$url" 2>/dev/null && return 0
     sleep 0.2
   done
   return 1
