@@ -8,9 +8,12 @@ set -euo pipefail
 set_name=${1:-build}
 
 build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-filesystem-dev
-       libssl-dev libargon2-dev libcppunit-dev ca-certificates)
+       libssl-dev libargon2-dev liboath-dev libcppunit-dev ca-certificates
+       python3 python3-zxcvbn)
+# python3-zxcvbn: its list of common passwords is embedded at build time.
 # openssl: the tests' and the benchmark's throw-away CAs and HMAC checks.
-test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl)
+# python3-aiosmtpd: the tests' SMTP server (STARTTLS, AUTH).
+test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd)
 bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl)
 
 case "$set_name" in
