@@ -16,6 +16,10 @@ build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-fil
 test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd)
 bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl)
 
+# node and npm run the tests' OpenID Connect provider (oidc-provider, which
+# wants node 20): a machine that has them from elsewhere keeps its own.
+command -v node >/dev/null && command -v npm >/dev/null || test+=(nodejs npm)
+
 case "$set_name" in
   build) wanted=("${build[@]}") ;;
   test) wanted=("${test[@]}") ;;

@@ -11,6 +11,7 @@
 #include "accounts/PasswordHasher.h"
 #include "accounts/TokenService.h"
 #include "accounts/UserStore.h"
+#include "mail/Mailer.h"
 #include "rapport/db.h"
 #include "rapport/http.h"
 #include "rapport/log.h"
@@ -27,9 +28,11 @@ struct AccountsContext {
   rapport::Logger& log;
   TokenService& tokens;
   PasswordHasher& hasher;
+  mail::Mailer& mailer;  // account mail (reset links, sign-in codes); send() never blocks
   LoginThrottle& throttle;
   Clock clock;
-  // Owned by the module; empty until a two-factor component installs one.
+  // Owned by the module, installed by setup() (twofactor::TwoFactor::gate).
+  // Empty: login of a 2FA account fails closed (503, no token).
   const SecondFactorGate& secondFactor;
 };
 

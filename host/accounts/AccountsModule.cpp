@@ -3,6 +3,9 @@
 #include <chrono>
 
 #include "accounts/CompanyStore.h"
+#include "accounts/reset/ResetRoutes.h"
+#include "accounts/social/SocialRoutes.h"
+#include "accounts/twofactor/TwoFactor.h"
 #include "rapport/ids.h"
 #include "ratelimit/MemoryAttemptLog.h"
 
@@ -10,25 +13,31 @@ namespace rapport::host::accounts {
 
 namespace {
 
-// Expired tokens are kept a day for forensics, then deleted.
+// Expired and revoked tokens are kept a day for forensics, then deleted
+// (a refreshed token lives on while its family does: TokenService::purge).
 constexpr std::int64_t kPurgeAfterSeconds = 24 * 3600;
 
 }  // namespace
 
 AccountsModule::AccountsModule(AccountsOptions options, TokenService& tokens,
-                               PasswordHasher& hasher, Clock clock)
+                               PasswordHasher& hasher, mail::Mailer& mailer, Clock clock)
     : tokens_(tokens),
       hasher_(hasher),
+      mailer_(mailer),
       clock_(clock),
       ownedAttempts_(std::make_unique<MemoryAttemptLog>()),
-      throttle_(*ownedAttempts_, options.loginMaxAttempts, options.loginWindow, clock) {}
+      throttle_(*ownedAttempts_, options.loginLimits(), clock),
+      attempts_(*ownedAttempts_) {}
 
 AccountsModule::AccountsModule(AccountsOptions options, TokenService& tokens,
-                               PasswordHasher& hasher, AttemptLog& loginAttempts, Clock clock)
+                               PasswordHasher& hasher, mail::Mailer& mailer,
+                               AttemptLog& loginAttempts, Clock clock)
     : tokens_(tokens),
       hasher_(hasher),
+      mailer_(mailer),
       clock_(clock),
-      throttle_(loginAttempts, options.loginMaxAttempts, options.loginWindow, clock) {}
+      throttle_(loginAttempts, options.loginLimits(), clock),
+      attempts_(loginAttempts) {}
 
 AccountsModule::~AccountsModule() = default;
 
@@ -37,8 +46,8 @@ rapport::ModuleInfo AccountsModule::info() const {
 }
 
 void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
-  context_.reset(new AccountsContext{host.db(), host.log(), tokens_, hasher_, throttle_, clock_,
-                                     secondFactor_});
+  context_.reset(new AccountsContext{host.db(), host.log(), tokens_, hasher_, mailer_, throttle_,
+                                     clock_, secondFactor_});
   auth_ = std::make_unique<AuthRoutes>(*context_);
   session_ = std::make_unique<SessionRoutes>(*context_);
   companies_ = std::make_unique<CompanyRoutes>(*context_);
@@ -49,6 +58,16 @@ void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
   companies_->registerOn(registry);
   members_->registerOn(registry);
   profile_->registerOn(registry);
+  social_ = std::make_unique<social::SocialRoutes>(
+      *context_, social::SocialOptions::fromConfig(host.config()), host.secrets());
+  social_->registerOn(registry);
+  reset_ = std::make_unique<reset::ResetRoutes>(
+      *context_, reset::ResetOptions::fromConfig(host.config()), attempts_);
+  reset_->registerOn(registry);
+  twoFactor_ = std::make_unique<twofactor::TwoFactor>(
+      *context_, host.secrets(), twofactor::TwoFactorOptions::fromConfig(host.config()));
+  twoFactor_->registerOn(registry);
+  secondFactor_ = twoFactor_->gate();
   registerRecordType(registry);
   registerPurgeJob(registry);
 }
@@ -65,9 +84,10 @@ void AccountsModule::registerRecordType(rapport::Registry& registry) {
 }
 
 void AccountsModule::registerPurgeJob(rapport::Registry& registry) {
-  registry.job({.name = "token-purge",
-                .interval = std::chrono::hours(1),
-                .run = [this](JobContext&) { tokens_.purgeExpired(kPurgeAfterSeconds); }});
+  registry.job(
+      {.name = "token-purge", .interval = std::chrono::hours(1), .run = [this](JobContext& job) {
+         tokens_.purge(kPurgeAfterSeconds, 1000, [&job] { return job.stopping(); });
+       }});
 }
 
 }  // namespace rapport::host::accounts

@@ -10,14 +10,23 @@
 // GET|POST /user/companies, GET /user/companies/{id}, GET|PATCH
 // /user/profile, PATCH /user/password, GET|POST /company/members,
 // PATCH|DELETE /company/members/{user_id} (authenticated).
+// POST /auth/forgot-password, POST /auth/reset-password (public;
+// reset/ResetRoutes.h, with the jobs "accounts.password-reset" and
+// "accounts.password-reset-purge").
+// GET /auth/social/{provider}/redirect, GET|POST /auth/social/{provider}/callback,
+// POST /auth/social/exchange (public; social/SocialRoutes.h, configured by
+// the social.* keys, with the job "accounts.social-purge").
 // Record type "user": exists when the user is a member of the company.
-// Job "accounts.token-purge": deletes tokens expired for over a day, hourly.
+// Job "accounts.token-purge": hourly, deletes tokens expired or revoked for
+// over a day, in batches (TokenService::purge).
 //
 // The app wires it up:
 //   auto options = AccountsOptions::fromConfig(config);
 //   PasswordHasher hasher(options.argon2);
 //   TokenService tokens(db, options.tokenOptions());   // also the Authenticator
-//   AccountsModule accounts(options, tokens, hasher);   // login attempts in memory
+//   RevocationListener notices(conninfo, tokens);       // PostgreSQL: start() before serving
+//   auto mailer = mail::MailService::fromConfig(config);  // started before serving
+//   AccountsModule accounts(options, tokens, hasher, *mailer);  // login attempts in memory
 // or, when several instances share the login throttle, with a shared
 // AttemptLog as fourth argument. Everything passed in must outlive the module.
 #pragma once
@@ -34,27 +43,39 @@
 #include "accounts/ProfileRoutes.h"
 #include "accounts/SessionRoutes.h"
 #include "accounts/TokenService.h"
+#include "mail/Mailer.h"
 #include "rapport/module.h"
 #include "ratelimit/AttemptLog.h"
 
 namespace rapport::host::accounts {
+
+namespace social {
+class SocialRoutes;  // accounts/social/SocialRoutes.h
+}
+namespace reset {
+class ResetRoutes;  // accounts/reset/ResetRoutes.h
+}
+namespace twofactor {
+class TwoFactor;  // accounts/twofactor/TwoFactor.h
+}
 
 class AccountsModule : public rapport::Module {
  public:
   // Keeps failed logins in this process's memory (MemoryAttemptLog).
   // `clock` is for tests; it should be the clock `tokens` was given.
   AccountsModule(AccountsOptions options, TokenService& tokens, PasswordHasher& hasher,
-                 Clock clock = systemClock());
+                 mail::Mailer& mailer, Clock clock = systemClock());
   // Keeps failed logins in `loginAttempts`, which may be shared by instances.
   AccountsModule(AccountsOptions options, TokenService& tokens, PasswordHasher& hasher,
-                 AttemptLog& loginAttempts, Clock clock = systemClock());
+                 mail::Mailer& mailer, AttemptLog& loginAttempts, Clock clock = systemClock());
   ~AccountsModule() override;
 
   rapport::ModuleInfo info() const override;
   void setup(rapport::Host& host, rapport::Registry& registry) override;
 
-  // Installs the two-factor step of login (decisions §4). Call before serving.
-  // Without one, a 2FA flag on a user is ignored and login issues a token.
+  // Replaces the two-factor step of login (decisions §4) that setup()
+  // installs (twofactor::TwoFactor); call it after setup(). With an empty
+  // gate, login of a 2FA account fails closed (503, no token).
   void setSecondFactorGate(SecondFactorGate gate) { secondFactor_ = std::move(gate); }
 
  private:
@@ -63,6 +84,7 @@ class AccountsModule : public rapport::Module {
 
   TokenService& tokens_;
   PasswordHasher& hasher_;
+  mail::Mailer& mailer_;
   Clock clock_;
   std::unique_ptr<AttemptLog> ownedAttempts_;  // set by the in-memory constructor only
   LoginThrottle throttle_;
@@ -73,6 +95,10 @@ class AccountsModule : public rapport::Module {
   std::unique_ptr<CompanyRoutes> companies_;
   std::unique_ptr<MemberRoutes> members_;
   std::unique_ptr<ProfileRoutes> profile_;
+  std::unique_ptr<social::SocialRoutes> social_;  // social login (social.* keys)
+  AttemptLog& attempts_;                       // login's log: forgot/reset-password count in it too
+  std::unique_ptr<reset::ResetRoutes> reset_;  // forgot/reset-password
+  std::unique_ptr<twofactor::TwoFactor> twoFactor_;  // 2FA routes and the login gate
 };
 
 }  // namespace rapport::host::accounts

@@ -27,12 +27,21 @@ AccountsOptions AccountsOptions::fromConfig(const rapport::Config& config) {
   o.cacheTtlSeconds = config.getIntBetween("auth.token_cache_ttl", o.cacheTtlSeconds, 0, 3600);
   o.cacheCapacity = config.getIntBetween("auth.token_cache_size", o.cacheCapacity, 1, 100'000'000);
   o.refreshGrace = config.getIntBetween("auth.refresh_grace", o.refreshGrace, 0, 86400);
+  o.maxSessionAge = config.getIntBetween("auth.max_session_age", o.maxSessionAge, 1, kTenYears);
   o.argon2.memoryKib = readU32(config, "auth.argon2.memory_kib", o.argon2.memoryKib);
   o.argon2.iterations = readU32(config, "auth.argon2.iterations", o.argon2.iterations);
   o.argon2.parallelism = readU32(config, "auth.argon2.parallelism", o.argon2.parallelism);
+  o.argon2.maxConcurrent = readU32(config, "auth.argon2.max_concurrent", o.argon2.maxConcurrent);
+  o.argon2.queueTimeoutMs = readU32(config, "auth.argon2.queue_timeout", o.argon2.queueTimeoutMs);
   o.argon2.validate();
   o.loginMaxAttempts = config.getIntBetween("auth.login.max_attempts", o.loginMaxAttempts, 1, 1000);
   o.loginWindow = config.getIntBetween("auth.login.window", o.loginWindow, 1, 86400);
+  o.loginAccountMaxAttempts =
+      config.getIntBetween("auth.login.account_max_attempts", o.loginAccountMaxAttempts, 1, 100000);
+  o.loginAccountWindow =
+      config.getIntBetween("auth.login.account_window", o.loginAccountWindow, 1, 86400);
+  o.loginAccountInterval =
+      config.getIntBetween("auth.login.account_interval", o.loginAccountInterval, 1, 3600);
   return o;
 }
 
@@ -43,7 +52,16 @@ TokenOptions AccountsOptions::tokenOptions() const {
   t.cacheTtlSeconds = cacheTtlSeconds;
   t.cacheCapacity = static_cast<std::size_t>(cacheCapacity);
   t.refreshGrace = refreshGrace;
+  t.maxSessionAge = maxSessionAge;
   return t;
+}
+
+LoginLimits AccountsOptions::loginLimits() const {
+  return {.maxAttempts = loginMaxAttempts,
+          .window = loginWindow,
+          .accountMaxAttempts = loginAccountMaxAttempts,
+          .accountWindow = loginAccountWindow,
+          .accountInterval = loginAccountInterval};
 }
 
 }  // namespace rapport::host::accounts

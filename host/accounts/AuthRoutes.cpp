@@ -3,6 +3,7 @@
 #include "accounts/CompanyStore.h"
 #include "accounts/PasswordRules.h"
 #include "accounts/TokenJson.h"
+#include "accounts/passwords/Rehash.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/validation.h"
@@ -98,18 +99,30 @@ rapport::Response AuthRoutes::login(const rapport::Request& req) {
   auto remember = v.boolean("remember_me");
   v.check();
   const std::string emailLower = rapport::toLower(*email.value);
-  ctx_.throttle.check(emailLower, req.clientAddress);
+  // Counted as a failure before the password is checked (429 when throttled).
+  LoginThrottle::Attempt attempt = ctx_.throttle.begin(emailLower, req.clientAddress);
   const std::optional<UserRecord> user = users::findByEmail(ctx_.db, emailLower);
   if (!passwordMatches(user, *password.value)) {
-    ctx_.throttle.recordFailure(emailLower, req.clientAddress);
     throw rapport::Error::unauthorized("Invalid credentials.");
   }
+  attempt.succeeded();
+  // The operator raised the argon2 cost since this hash was made: store one
+  // at today's cost (never fails the login).
+  passwords::upgradeHashIfNeeded(ctx_, *user, *password.value);
   // Checked after the password, so the account's state is only revealed to
   // someone who knows it.
   if (user->disabled) throw rapport::Error::forbidden("This account has been disabled.");
   const bool rememberMe = remember.valueOr(false);
-  // Two-factor seam (decisions §4): a 2FA account gets a challenge, not a token.
-  if (user->twoFactorEnabled && ctx_.secondFactor) return ctx_.secondFactor(*user, rememberMe);
+  // Two-factor seam (decisions §4): a 2FA account gets a challenge, not a
+  // token. Fail closed: without the two-factor part, no token either.
+  if (user->twoFactorEnabled) {
+    if (!ctx_.secondFactor) {
+      ctx_.log.error("login refused: two-factor gate missing user_id=" + user->id);
+      throw rapport::Error(503,
+                           "Two-factor authentication is unavailable. Please try again later.");
+    }
+    return ctx_.secondFactor(*user, rememberMe);
+  }
   const std::optional<std::string> companyId = companies::firstCompanyOf(ctx_.db, user->id);
   if (!companyId) {
     throw rapport::Error::forbidden("This account does not belong to any company.");

@@ -98,8 +98,9 @@ rapport::Response MemberRoutes::changeRole(const rapport::Request& req) {
     if (role != Role::Owner) keepAnOwner(tx, companyId, member);
     members::updateRole(tx, companyId, userId, role);
     member.role = role;
-    // Cached identities carry the old role; the next request must read the new one.
-    tx.afterCommit([this, userId] { ctx_.tokens.invalidateUser(userId); });
+    // Cached identities carry the old role; the next request must read the
+    // new one, on every instance (the notice goes with the commit).
+    ctx_.tokens.invalidateUser(tx, userId);
   });
   ctx_.log.info("member role changed company_id=" + companyId + " user_id=" + userId +
                 " role=" + std::string(rapport::roleName(role)));

@@ -21,8 +21,15 @@ Json profileJson(const UserRecord& user) {
 
 struct ProfileChange {
   std::optional<std::string> name;
-  std::optional<std::string> email;  // as given, trimmed
+  std::optional<std::string> email;            // as given, trimmed
+  std::optional<std::string> currentPassword;  // needed to change the e-mail
 };
+
+constexpr const char* kPasswordRequiredForEmail =
+    "The current password is required to change the e-mail.";
+constexpr const char* kNoPasswordForEmail =
+    "This account has no password. Set one with the password reset before changing the "
+    "e-mail.";
 
 // Both fields are optional, but one that is sent follows the register rules
 // (a null or blank one is refused: neither can be cleared).
@@ -30,11 +37,13 @@ ProfileChange readProfileChange(const Json& body, Queryable& db, const std::stri
   Validator v(body);
   auto name = v.string("name", {.required = v.present("name"), .max = 255});
   auto emailLower = v.email("email", v.present("email"));
+  auto currentPassword =
+      v.string("current_password", {.required = false, .max = 1024, .trim = false});
   if (emailLower.value && users::emailTakenByOther(db, *emailLower.value, userId)) {
     v.fail("email", users::kEmailTaken);
   }
   v.check();
-  ProfileChange change{name.value, std::nullopt};
+  ProfileChange change{name.value, std::nullopt, currentPassword.value};
   // The validator lower-cases e-mails; the user's own spelling is kept for display.
   if (emailLower.value) change.email = rapport::trim(body["email"].asString());
   return change;
@@ -64,6 +73,9 @@ rapport::Response ProfileRoutes::update(const rapport::Request& req) {
   UserRecord user = currentUser(req);
   // Nothing sent, nothing written: updated_at keeps meaning "last change".
   if (!change.name && !change.email) return rapport::Response::ok(profileJson(user));
+  if (change.email && rapport::toLower(*change.email) != rapport::toLower(user.email)) {
+    requirePasswordForEmail(req, user, change.currentPassword);
+  }
   if (change.name) user.name = *change.name;
   if (change.email) user.email = *change.email;
   user.updatedAt = ctx_.clock();
@@ -71,6 +83,17 @@ rapport::Response ProfileRoutes::update(const rapport::Request& req) {
   // Cached identities carry the name and e-mail (GET /auth/me).
   ctx_.tokens.invalidateUser(user.id);
   return rapport::Response::ok(profileJson(user), "Profile updated.");
+}
+
+void ProfileRoutes::requirePasswordForEmail(const rapport::Request& req, const UserRecord& user,
+                                            const std::optional<std::string>& password) {
+  // The e-mail is where password resets go: whoever holds a session must
+  // not be able to redirect them without knowing the password.
+  if (!user.passwordHash) throw rapport::Error::invalidField("email", kNoPasswordForEmail);
+  if (!password || password->empty()) {
+    throw rapport::Error::invalidField("current_password", kPasswordRequiredForEmail);
+  }
+  requireCurrentPassword(req, user, *password);
 }
 
 void ProfileRoutes::saveProfile(const UserRecord& user) {
@@ -103,11 +126,13 @@ rapport::Response ProfileRoutes::changePassword(const rapport::Request& req) {
 void ProfileRoutes::requireCurrentPassword(const rapport::Request& req, const UserRecord& user,
                                            const std::string& password) {
   const std::string emailLower = rapport::toLower(user.email);
-  ctx_.throttle.check(emailLower, req.clientAddress);
+  LoginThrottle::Attempt attempt = ctx_.throttle.begin(emailLower, req.clientAddress);
   // A user without a password (social login) has none to confirm: they set
   // one through the password reset instead.
-  if (user.passwordHash && ctx_.hasher.verify(password, *user.passwordHash)) return;
-  ctx_.throttle.recordFailure(emailLower, req.clientAddress);
+  if (user.passwordHash && ctx_.hasher.verify(password, *user.passwordHash)) {
+    attempt.succeeded();
+    return;
+  }
   throw rapport::Error::invalidField("current_password", "The current password is incorrect.");
 }
 

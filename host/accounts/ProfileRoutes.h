@@ -1,6 +1,12 @@
 // The caller's own account (decisions §2): GET and PATCH /user/profile,
 // PATCH /user/password. Any authenticated user; the user is the token's.
 //
+// Changing the e-mail (to another address, not just another spelling of the
+// same one) needs `current_password` too: 422 on current_password when it
+// is missing or wrong (throttled like a password change); a user without a
+// password (social login only) gets 422 on email and sets a password
+// through the password reset first. Name-only changes need nothing.
+//
 // A password change checks the current password under the login throttle
 // (the same counter as login: wrong current passwords are password guesses
 // too), then revokes every other token of the user in the same transaction;
@@ -28,6 +34,9 @@ class ProfileRoutes {
   // 422 on current_password (429 when throttled) unless it is the user's.
   void requireCurrentPassword(const rapport::Request& req, const UserRecord& user,
                               const std::string& password);
+  // The e-mail change's password check (see above).
+  void requirePasswordForEmail(const rapport::Request& req, const UserRecord& user,
+                               const std::optional<std::string>& password);
   void saveProfile(const UserRecord& user);
 
   AccountsContext& ctx_;

@@ -12,7 +12,12 @@
 namespace rapport::host::accounts {
 
 void SessionRoutes::registerOn(rapport::Registry& registry) {
-  registry.route("POST", "/auth/refresh", [this](const Request& req) { return refresh(req); });
+  // Public: the handler reads the token itself, so that a token refreshed
+  // already is recognised (and its family revoked) even once its grace ended
+  // and it no longer authenticates. Any failure is the same 401.
+  registry.route(
+      "POST", "/auth/refresh", [this](const Request& req) { return refresh(req); },
+      RouteOptions{.access = Access::Public, .roles = {}});
   registry.route("POST", "/auth/logout", [this](const Request& req) { return logout(req); });
   registry.route("GET", "/auth/me", [this](const Request& req) { return me(req); });
   registry.route("POST", "/auth/context",
@@ -20,7 +25,7 @@ void SessionRoutes::registerOn(rapport::Registry& registry) {
 }
 
 rapport::Response SessionRoutes::refresh(const rapport::Request& req) {
-  const std::optional<IssuedToken> issued = ctx_.tokens.refresh(req.identity);
+  const std::optional<IssuedToken> issued = ctx_.tokens.refresh(bearerToken(req.headers));
   if (!issued) throw rapport::Error::unauthorized();
   return rapport::Response::ok(tokenJson(*issued), "Token refreshed.");
 }

@@ -1,6 +1,7 @@
 // The authenticated session endpoints: POST /auth/refresh, POST /auth/logout,
 // GET /auth/me and POST /auth/context (company switch). The identity always
-// comes from the token (req.identity); no company header is read.
+// comes from the token (req.identity; refresh reads the bearer token itself,
+// see TokenService::refresh); no company header is read.
 #pragma once
 
 #include "accounts/AccountsContext.h"

@@ -8,7 +8,9 @@
 // stores what it read. If a revocation on this instance lands in between, the
 // stored entry would resurrect the token. Each shard therefore carries an
 // epoch, bumped by every erase; a store succeeds only if the epoch it saw
-// before reading the database is still current.
+// before reading the database is still current. The erases that come from
+// another instance (eraseToken, eraseUser, clear: revocation notices) do not
+// know which shard a token lives in, so they bump every shard's epoch.
 //
 // Threading: every member is thread-safe.
 #pragma once
@@ -63,6 +65,11 @@ class TokenCache {
   // Drops every entry of the user (password reset, membership removed).
   // Walks all entries: meant for rare administrative changes.
   void eraseUser(const std::string& userId);
+  // Drops the entry of one token by its id (a revocation notice names the
+  // token id, never its hash): one indexed lookup per shard.
+  void eraseToken(const std::string& tokenId);
+  // Drops every entry (revocation notices were missed).
+  void clear();
 
   std::size_t size() const;
 
@@ -71,9 +78,11 @@ class TokenCache {
   struct Shard {
     mutable std::mutex mutex;
     std::unordered_map<std::string, CachedToken> entries;
+    std::unordered_map<std::string, std::string> hashById;  // tokenId -> key of `entries`
     std::uint64_t epoch = 0;
   };
 
+  static void eraseEntry(Shard& shard, std::unordered_map<std::string, CachedToken>::iterator it);
   Shard& shardFor(const std::string& tokenHash);
   const Shard& shardFor(const std::string& tokenHash) const;
 

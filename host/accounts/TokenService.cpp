@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "log/Log.h"
 #include "rapport/ids.h"
 #include "rapport/roles.h"
 
@@ -29,14 +30,65 @@ constexpr std::string_view kAuthenticateSql =
     "JOIN users u ON u.id = t.user_id "
     "WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND u.disabled = ?";
 
-// A cache hit's confirmation on PostgreSQL: one primary-key lookup. Every
-// revocation (logout, password change, member removal) and every refresh
-// grace writes this row, on whichever instance it happens, so the answer is
-// exact across instances.
+// A cache hit's confirmation on PostgreSQL while revocation notices are not
+// live: one primary-key lookup. Every revocation (logout, password change,
+// member removal, family revoked) and every refresh grace writes this row,
+// on whichever instance it happens, so the answer is exact across instances.
 constexpr std::string_view kIsLiveSql =
     "SELECT 1 AS live FROM tokens WHERE id = ? AND revoked_at IS NULL AND expires_at > ?";
 
+// A token's row as refresh and context switch read it.
+constexpr std::string_view kTokenRowColumns =
+    "SELECT id, user_id, company_id, remember, expires_at, revoked_at, refreshed_at, family_id, "
+    "session_started_at FROM tokens ";
+
+// Tokens expired or revoked before the cutoff, except a refreshed token whose
+// family still has a live token (a reuse of it must still be recognised).
+// Batched through the primary key so each statement stays short.
+constexpr std::string_view kPurgeSql =
+    "DELETE FROM tokens WHERE id IN ("
+    "SELECT t.id FROM tokens t "
+    "WHERE (t.expires_at < ? OR t.revoked_at < ?) "
+    "AND (t.refreshed_at IS NULL OR NOT EXISTS ("
+    "SELECT 1 FROM tokens f WHERE f.family_id = t.family_id AND f.revoked_at IS NULL "
+    "AND f.expires_at > ?)) "
+    "LIMIT ?)";
+
 }  // namespace
+
+struct TokenService::NewToken {
+  std::string id;
+  std::string userId;
+  std::string companyId;
+  bool remember = false;
+  std::string familyId;
+  std::int64_t sessionStartedAt = 0;
+  std::int64_t now = 0;
+};
+
+struct TokenService::TokenRow {
+  std::string id;
+  std::string userId;
+  std::string companyId;
+  bool remember = false;
+  std::int64_t expiresAt = 0;
+  bool revoked = false;
+  bool refreshed = false;
+  std::string familyId;
+  std::int64_t sessionStartedAt = 0;
+
+  static TokenRow from(const Row& row) {
+    return TokenRow{row.str("id"),
+                    row.str("user_id"),
+                    row.str("company_id"),
+                    row.flag("remember"),
+                    row.i64("expires_at"),
+                    !row.isNull("revoked_at"),
+                    !row.isNull("refreshed_at"),
+                    row.str("family_id"),
+                    row.i64("session_started_at")};
+  }
+};
 
 TokenService::TokenService(rapport::Database& db, TokenOptions options, Clock clock)
     : db_(db),
@@ -48,8 +100,8 @@ TokenService::TokenService(rapport::Database& db, TokenOptions options, Clock cl
       clock_(std::move(clock)),
       cache_(options.cacheCapacity) {}
 
-std::int64_t TokenService::ttlFor(bool remember) const {
-  return remember ? options_.rememberTtl : options_.tokenTtl;
+std::int64_t TokenService::sessionCap(std::int64_t sessionStartedAt) const {
+  return sessionStartedAt + options_.maxSessionAge * kMicrosPerSecond;
 }
 
 IssuedToken TokenService::issue(const std::string& userId, const std::string& companyId,
@@ -60,17 +112,26 @@ IssuedToken TokenService::issue(const std::string& userId, const std::string& co
 IssuedToken TokenService::issue(Queryable& db, const std::string& userId,
                                 const std::string& companyId, bool remember) {
   const std::int64_t now = clock_();
+  const std::string id = rapport::newId("tok_");
+  // A login starts a family of its own, named after its first token.
+  return insert(db, NewToken{id, userId, companyId, remember, id, now, now});
+}
+
+IssuedToken TokenService::insert(Queryable& db, const NewToken& token) {
   IssuedToken out;
   out.token = std::string(kTokenPrefix) + rapport::randomToken(kTokenBytes);
-  out.tokenId = rapport::newId("tok_");
-  out.expiresIn = ttlFor(remember);
-  out.expiresAt = now + out.expiresIn * kMicrosPerSecond;
-  out.remember = remember;
+  out.tokenId = token.id;
+  out.familyId = token.familyId;
+  const std::int64_t ttl = (token.remember ? options_.rememberTtl : options_.tokenTtl);
+  // Never past the family's session cap (a login lasts maxSessionAge at most).
+  out.expiresAt = std::min(token.now + ttl * kMicrosPerSecond, sessionCap(token.sessionStartedAt));
+  out.expiresIn = (out.expiresAt - token.now) / kMicrosPerSecond;
+  out.remember = token.remember;
   db.exec(
-      "INSERT INTO tokens (id, token_hash, user_id, company_id, remember, created_at, expires_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?)",
-      {out.tokenId, rapport::sha256Hex(out.token), userId, companyId, remember, now,
-       out.expiresAt});
+      "INSERT INTO tokens (id, token_hash, user_id, company_id, remember, created_at, expires_at, "
+      "family_id, session_started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {out.tokenId, rapport::sha256Hex(out.token), token.userId, token.companyId, token.remember,
+       token.now, out.expiresAt, token.familyId, token.sessionStartedAt});
   return out;
 }
 
@@ -80,8 +141,8 @@ std::optional<Identity> TokenService::authenticate(const std::string& bearerToke
   const std::int64_t now = clock_();
   const TokenCache::Lookup hit = cache_.find(tokenHash);
   if (hit.entry) {
-    // The cached expiry is exact (refresh on this instance shortens it), so
-    // an expired token costs no query.
+    // The cached expiry is exact (refresh shortens it here, and a refresh
+    // elsewhere drops the entry), so an expired token costs no query.
     if (now >= hit.entry->expiresAt) {
       cache_.erase(tokenHash);
       return std::nullopt;
@@ -95,7 +156,7 @@ std::optional<Identity> TokenService::authenticate(const std::string& bearerToke
 
 std::optional<Identity> TokenService::confirmCached(const std::string& tokenHash,
                                                     const CachedToken& entry, std::int64_t now) {
-  if (!confirmHits_ || isLive(entry.identity.tokenId, now)) return entry.identity;
+  if (!confirmsCacheHits() || isLive(entry.identity.tokenId, now)) return entry.identity;
   cache_.erase(tokenHash);
   return std::nullopt;
 }
@@ -144,65 +205,120 @@ std::optional<UserSummary> TokenService::cachedUser(const std::string& bearerTok
   return hit.entry->user;
 }
 
-std::optional<TokenService::LiveToken> TokenService::liveToken(Queryable& db,
-                                                               const Identity& current,
-                                                               std::int64_t now) {
-  const Result result = db.query(
-      "SELECT token_hash, remember, expires_at FROM tokens "
-      "WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
-      {current.tokenId, current.userId, now});
-  if (result.empty()) return std::nullopt;
-  const Row& row = result.front();
-  return LiveToken{row.str("token_hash"), row.flag("remember"), row.i64("expires_at")};
+bool TokenService::memberActive(Queryable& db, const std::string& userId,
+                                const std::string& companyId) {
+  return !db.query(
+                "SELECT 1 AS ok FROM memberships m JOIN users u ON u.id = m.user_id "
+                "WHERE m.company_id = ? AND m.user_id = ? AND u.disabled = ?",
+                {companyId, userId, false})
+              .empty();
 }
 
-std::optional<IssuedToken> TokenService::refresh(const Identity& current) {
+std::optional<IssuedToken> TokenService::refresh(const std::string& bearerToken) {
+  if (!looksLikeToken(bearerToken)) return std::nullopt;
+  const std::string tokenHash = rapport::sha256Hex(bearerToken);
+  RefreshOutcome outcome = RefreshOutcome::Refused;
   std::optional<IssuedToken> issued;
-  std::string oldHash;
-  std::int64_t oldExpiry = 0;
-  db_.transaction(current.companyId, [&](Tx& tx) {
-    const std::int64_t now = clock_();
-    const std::optional<LiveToken> live = liveToken(tx, current, now);
-    if (!live) return;
-    issued = issue(tx, current.userId, current.companyId, live->remember);
-    // Requests already in flight with the old token get refreshGrace more
-    // seconds; a token closer to its end keeps its own expiry.
-    oldHash = live->tokenHash;
-    oldExpiry = std::min(live->expiresAt, now + options_.refreshGrace * kMicrosPerSecond);
-    tx.exec("UPDATE tokens SET expires_at = ? WHERE id = ? AND expires_at > ?",
-            {oldExpiry, current.tokenId, oldExpiry});
+  TokenRow row;
+  db_.transaction("", [&](Tx& tx) {
+    // The callback may run again (PostgreSQL deadlock retry): start clean.
+    issued.reset();
+    outcome = refreshIn(tx, tokenHash, row, issued);
   });
-  if (issued) cache_.shorten(oldHash, oldExpiry);
-  return issued;
+  if (outcome == RefreshOutcome::Reused) {
+    // A security event: someone holds a copy of a token of this login.
+    log::warn("refresh of an already refreshed token: its family is revoked",
+              {{"user_id", row.userId}, {"family_id", row.familyId}, {"token_id", row.id}});
+  }
+  return outcome == RefreshOutcome::Issued ? issued : std::nullopt;
+}
+
+TokenService::RefreshOutcome TokenService::refreshIn(Tx& tx, const std::string& tokenHash,
+                                                     TokenRow& row,
+                                                     std::optional<IssuedToken>& issued) {
+  const std::int64_t now = clock_();
+  const Result found =
+      tx.query(std::string(kTokenRowColumns) + "WHERE token_hash = ?", {tokenHash});
+  if (found.empty()) return RefreshOutcome::Refused;
+  row = TokenRow::from(found.front());
+  // Checked before expiry and revocation: a refreshed token stays one for as
+  // long as its row lives (the purge keeps it while the family is alive).
+  if (row.refreshed) {
+    revokeFamily(tx, row, now);
+    return RefreshOutcome::Reused;
+  }
+  if (row.revoked || row.expiresAt <= now) return RefreshOutcome::Refused;
+  if (!memberActive(tx, row.userId, row.companyId)) return RefreshOutcome::Refused;
+  // At the session cap: nothing left to hand out, the user logs in again.
+  if (sessionCap(row.sessionStartedAt) - now < kMicrosPerSecond) return RefreshOutcome::Refused;
+  const std::string nextId = rapport::newId("tok_");
+  // Requests already in flight with the old token get refreshGrace more
+  // seconds; a token closer to its end keeps its own expiry.
+  const std::int64_t graceEnd =
+      std::min(row.expiresAt, now + options_.refreshGrace * kMicrosPerSecond);
+  // The claim: only one refresh of a token can set refreshed_at. On
+  // PostgreSQL a concurrent one waits for the row, then finds it set.
+  const std::int64_t claimed = tx.exec(
+      "UPDATE tokens SET refreshed_at = ?, replaced_by = ?, expires_at = ? "
+      "WHERE id = ? AND refreshed_at IS NULL AND revoked_at IS NULL",
+      {now, nextId, graceEnd, row.id});
+  if (claimed != 1) {
+    revokeFamily(tx, row, now);
+    return RefreshOutcome::Reused;
+  }
+  issued = insert(tx, NewToken{nextId, row.userId, row.companyId, row.remember, row.familyId,
+                               row.sessionStartedAt, now});
+  notify(tx, "t:" + row.id);
+  tx.afterCommit([this, tokenHash, graceEnd] { cache_.shorten(tokenHash, graceEnd); });
+  return RefreshOutcome::Issued;
+}
+
+void TokenService::revokeFamily(Tx& tx, const TokenRow& row, std::int64_t now) {
+  tx.exec("UPDATE tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+          {now, row.familyId});
+  // A family is one user's: dropping the user's entries covers it.
+  notify(tx, "u:" + row.userId);
+  const std::string userId = row.userId;
+  tx.afterCommit([this, userId] { cache_.eraseUser(userId); });
 }
 
 std::optional<IssuedToken> TokenService::issueForCompany(const Identity& current,
                                                          const std::string& companyId) {
-  const std::optional<LiveToken> live = liveToken(reads_, current, clock_());
-  if (!live) return std::nullopt;
-  return issue(current.userId, companyId, live->remember);
+  const std::int64_t now = clock_();
+  const Result found =
+      reads_.query(std::string(kTokenRowColumns) +
+                       "WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
+                   {current.tokenId, current.userId, now});
+  if (found.empty()) return std::nullopt;
+  const TokenRow row = TokenRow::from(found.front());
+  if (sessionCap(row.sessionStartedAt) - now < kMicrosPerSecond) return std::nullopt;
+  return insert(reads_, NewToken{rapport::newId("tok_"), row.userId, companyId, row.remember,
+                                 row.familyId, row.sessionStartedAt, now});
 }
 
 bool TokenService::revoke(const std::string& tokenId) {
-  // COALESCE keeps the first revocation time when logout is repeated.
-  const Result result = db_.query(
-      "UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING token_hash",
-      {clock_(), tokenId});
+  Result result;
+  db_.transaction("", [&](Tx& tx) {
+    // COALESCE keeps the first revocation time when logout is repeated.
+    result = tx.query(
+        "UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? "
+        "RETURNING token_hash",
+        {clock_(), tokenId});
+    if (!result.empty()) notify(tx, "t:" + tokenId);
+  });
   for (const Row& row : result) cache_.erase(row.str("token_hash"));
   return !result.empty();
 }
 
 void TokenService::revokeAllForUser(const std::string& userId, const std::string& keepTokenId) {
-  db_.exec("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?",
-           {clock_(), userId, keepTokenId});
-  cache_.eraseUser(userId);
+  db_.transaction("", [&](Tx& tx) { revokeAllForUser(tx, userId, keepTokenId); });
 }
 
 void TokenService::revokeAllForUser(Tx& tx, const std::string& userId,
                                     const std::string& keepTokenId) {
   tx.exec("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?",
           {clock_(), userId, keepTokenId});
-  tx.afterCommit([this, userId] { cache_.eraseUser(userId); });
+  invalidateUser(tx, userId);
 }
 
 void TokenService::revokeMembership(Tx& tx, const std::string& userId,
@@ -211,16 +327,57 @@ void TokenService::revokeMembership(Tx& tx, const std::string& userId,
       "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND company_id = ? "
       "AND revoked_at IS NULL",
       {clock_(), userId, companyId});
-  tx.afterCommit([this, userId] { cache_.eraseUser(userId); });
+  invalidateUser(tx, userId);
 }
 
 void TokenService::invalidateUser(const std::string& userId) {
   cache_.eraseUser(userId);
+  notify(reads_, "u:" + userId);
 }
 
-std::int64_t TokenService::purgeExpired(std::int64_t olderThanSeconds) {
-  const std::int64_t cutoff = clock_() - olderThanSeconds * kMicrosPerSecond;
-  return db_.exec("DELETE FROM tokens WHERE expires_at < ?", {cutoff});
+void TokenService::invalidateUser(Tx& tx, const std::string& userId) {
+  notify(tx, "u:" + userId);
+  tx.afterCommit([this, userId] { cache_.eraseUser(userId); });
+}
+
+void TokenService::notify(Queryable& db, const std::string& payload) {
+  if (db.dialect() != rapport::Dialect::PostgreSQL) return;
+  // pg_notify returns void: the cast gives the row a readable column.
+  db.query("SELECT pg_notify(?, ?)::text AS sent", {std::string(kNoticeChannel), payload});
+}
+
+void TokenService::applyNotice(std::string_view payload) {
+  if (payload.size() <= 2 || payload[1] != ':') return;
+  const std::string subject(payload.substr(2));
+  if (payload[0] == 't') {
+    cache_.eraseToken(subject);
+  } else if (payload[0] == 'u') {
+    cache_.eraseUser(subject);
+  }
+}
+
+void TokenService::setNoticesLive(bool live) {
+  if (live) {
+    // Notices sent while nobody listened are lost: forget everything first,
+    // and only then stop confirming hits.
+    cache_.clear();
+    noticesLive_.store(true);
+  } else {
+    noticesLive_.store(false);
+  }
+}
+
+std::int64_t TokenService::purge(std::int64_t olderThanSeconds, std::int64_t batchSize,
+                                 const std::function<bool()>& stopping) {
+  const std::int64_t now = clock_();
+  const std::int64_t cutoff = now - olderThanSeconds * kMicrosPerSecond;
+  std::int64_t total = 0;
+  for (;;) {
+    const std::int64_t deleted = db_.exec(kPurgeSql, {cutoff, cutoff, now, batchSize});
+    total += deleted;
+    if (deleted < batchSize || (stopping && stopping())) break;
+  }
+  return total;
 }
 
 }  // namespace rapport::host::accounts

@@ -6,6 +6,7 @@
 #include "events/EventRetention.h"
 #include "host_migrations.gen.h"
 #include "log/Log.h"
+#include "storage/DatabaseUrl.h"
 
 namespace rapport::host {
 namespace {
@@ -68,9 +69,15 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
   hasher_ = std::make_unique<accounts::PasswordHasher>(accountsOptions.argon2);
   tokens_ = std::make_unique<accounts::TokenService>(*db_, accountsOptions.tokenOptions());
+  if (db_->dialect() == rapport::Dialect::PostgreSQL) {
+    revocations_ = std::make_unique<accounts::RevocationListener>(
+        parseDatabaseUrl(settings.getString("database.url", "")).connectionString, *tokens_);
+  }
+  mail_ = mail::MailService::fromConfig(settings);
   // Failed logins are kept in this process's memory (a sliding window the
   // fixed-window rateLimits_ cannot express).
-  accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_);
+  accounts_ =
+      std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_, *mail_);
   setUpModule(*accounts_, "accounts");
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
 }
@@ -100,6 +107,7 @@ std::vector<AppliedMigration> Server::migrate() {
 }
 
 void Server::start() {
+  mail_->start();  // before anything that can send
   accounts_->start();
   accountsStarted_ = true;
   try {
@@ -115,6 +123,14 @@ void Server::start() {
           {{"module", loaded.info.name}, {"version", loaded.info.version}, {"file", loaded.file}});
     }
     jobs_.start();
+    if (revocations_) {
+      revocations_->start();
+      // Serving before it listens is safe (hits are confirmed meanwhile),
+      // but a healthy database answers in milliseconds.
+      if (!revocations_->waitUntilListening(std::chrono::seconds(5))) {
+        log::warn("serving before revocation notices are live");
+      }
+    }
     http_ = std::make_unique<HttpServer>(httpOptions(settings_), router_, *tokens_, rateLimits_,
                                          *versions_);
     http_->start();
@@ -122,6 +138,7 @@ void Server::start() {
     // The modules already started hold threads, connections or files: they
     // stop (in reverse) before the failure reaches the caller.
     http_.reset();
+    if (revocations_) revocations_->stop();
     jobs_.stop();
     stopModules();
     throw;
@@ -137,8 +154,11 @@ void Server::stop() {
     http_->stop();
     http_.reset();
   }
+  if (revocations_) revocations_->stop();
   jobs_.stop();
   stopModules();
+  // Nothing sends any more: deliver what is queued (a few seconds at most).
+  if (mail_) mail_->stop();
   // Drop every function object that came from a module before the modules
   // (and their libraries) are destroyed.
   router_.clear();

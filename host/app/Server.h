@@ -4,7 +4,8 @@
 // Start-up order: storage -> modules loaded (stamp checks, dependency
 // order) -> accounts and modules set up (routes, events, records, jobs,
 // migrations registered) -> migrations applied -> modules started -> jobs ->
-// HTTP. Shutdown runs it backwards: HTTP drains, jobs stop, modules stop in
+// revocation listener (PostgreSQL; waits up to 5 s for it) -> HTTP.
+// Shutdown runs it backwards: HTTP drains, the listener stops, jobs stop, modules stop in
 // reverse order, every handler and listener taken from a module is dropped,
 // then the modules and their libraries go, then storage.
 #pragma once
@@ -17,6 +18,7 @@
 #include "accounts/AccountsModule.h"
 #include "accounts/PasswordHasher.h"
 #include "accounts/TokenService.h"
+#include "accounts/revocation/RevocationListener.h"
 #include "app/HostServices.h"
 #include "app/Settings.h"
 #include "events/EventBus.h"
@@ -26,6 +28,7 @@
 #include "http/VersionPolicy.h"
 #include "jobs/JobRunner.h"
 #include "loader/ModuleLoader.h"
+#include "mail/MailService.h"
 #include "ratelimit/MemoryRateLimitStore.h"
 #include "records/Directory.h"
 #include "secrets/SecretBox.h"
@@ -68,8 +71,13 @@ class Server {
   std::unique_ptr<AesGcmSecretBox> secrets_;
   MemoryRateLimitStore rateLimits_;
   std::unique_ptr<VersionPolicy> versions_;
+  // Before accounts_, which holds a reference to it.
+  std::unique_ptr<mail::MailService> mail_;
   std::unique_ptr<accounts::PasswordHasher> hasher_;
   std::unique_ptr<accounts::TokenService> tokens_;
+  // PostgreSQL only: revocation notices from every instance (after tokens_,
+  // which it feeds, so it is destroyed first).
+  std::unique_ptr<accounts::RevocationListener> revocations_;
   std::unique_ptr<accounts::AccountsModule> accounts_;
   std::vector<std::unique_ptr<HostServices>> services_;
   std::vector<MigrationSet> migrations_;

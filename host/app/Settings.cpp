@@ -26,15 +26,19 @@ struct ProviderDefaults {
   const char* authorizeUrl;
   const char* tokenUrl;
   const char* userinfoUrl;
+  const char* scope;      // social.<p>.scope
+  const char* emailsUrl;  // GitHub's verified e-mails (others: none)
 };
 const ProviderDefaults kProviders[] = {
     {"google", "https://accounts.google.com/o/oauth2/v2/auth",
-     "https://oauth2.googleapis.com/token", "https://openidconnect.googleapis.com/v1/userinfo"},
+     "https://oauth2.googleapis.com/token", "https://openidconnect.googleapis.com/v1/userinfo",
+     "openid email profile", nullptr},
     {"github", "https://github.com/login/oauth/authorize",
-     "https://github.com/login/oauth/access_token", "https://api.github.com/user"},
+     "https://github.com/login/oauth/access_token", "https://api.github.com/user",
+     "read:user user:email", "https://api.github.com/user/emails"},
     {"microsoft", "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
      "https://login.microsoftonline.com/common/oauth2/v2.0/token",
-     "https://graph.microsoft.com/oidc/userinfo"},
+     "https://graph.microsoft.com/oidc/userinfo", "openid email profile", nullptr},
 };
 
 std::vector<SettingInfo> buildKnown() {
@@ -58,20 +62,50 @@ std::vector<SettingInfo> buildKnown() {
       {"auth.token_ttl", "3600", "access token lifetime, seconds"},
       {"auth.remember_ttl", "2592000", "lifetime with remember_me, seconds"},
       {"auth.token_cache_ttl", "10",
-       "seconds a cached token's role is trusted (PostgreSQL checks revocation per request)"},
+       "seconds before a cached identity is re-read (the bound when revocation notices are down)"},
       {"auth.refresh_grace", "60", "seconds the old token keeps working after a refresh"},
+      {"auth.max_session_age", "7776000",
+       "seconds a login lasts at most, refreshes included (90 days); then log in again"},
       {"auth.two_factor_status", "403", "status of a login that needs 2FA (403 or 200)"},
+      {"auth.two_factor.challenge_ttl", "600", "seconds a 2FA login challenge lives"},
       {"auth.argon2.memory_kib", "19456", "argon2id memory cost (OWASP minimum 19456)"},
       {"auth.argon2.iterations", "2", "argon2id time cost (minimum 2)"},
       {"auth.argon2.parallelism", "1", "argon2id lanes"},
+      {"auth.argon2.max_concurrent", "0",
+       "argon2 computations at once (0: the number of cores); others wait"},
+      {"auth.argon2.queue_timeout", "5000",
+       "milliseconds a password check waits for its turn, then 503 with Retry-After: 1"},
+      {"auth.reset_ttl", "3600", "seconds a password reset token is valid"},
+      {"auth.reset_url", "",
+       "link in the reset mail, with {token} and {email} (unset: the mail shows the token)"},
+      {"auth.reset.forgot_max_requests", "5",
+       "forgot-password requests per client address per window"},
+      {"auth.reset.forgot_window", "3600", "window of auth.reset.forgot_max_requests, seconds"},
+      {"auth.reset.max_attempts", "10", "wrong reset tokens per client address per window"},
+      {"auth.reset.window", "3600", "window of auth.reset.max_attempts, seconds"},
+      {"auth.reset.min_interval", "60",
+       "seconds between two reset mails to one user (0: no pause)"},
       {"auth.token_cache_size", "100000", "tokens kept in the in-memory cache at most"},
       {"auth.login.max_attempts", "5", "failed logins per e-mail and client address per window"},
       {"auth.login.window", "60", "login throttle window, seconds"},
+      {"auth.login.account_max_attempts", "20",
+       "failed logins per e-mail from any address before the account is slowed"},
+      {"auth.login.account_window", "600", "window of auth.login.account_max_attempts, seconds"},
+      {"auth.login.account_interval", "30",
+       "a slowed account admits one login attempt per this many seconds"},
       {"ratelimit.requests", "60", "requests per window per token (or client address)"},
       {"ratelimit.window", "60", "rate-limit window, seconds"},
       {"mail.outbox", "data/outbox", "folder for .eml files when no SMTP host is set"},
       {"mail.smtp.host", "", "SMTP server (unset: write to mail.outbox)"},
       {"mail.smtp.port", "25", "SMTP port"},
+      {"mail.smtp.username", "", "SMTP AUTH user (unset: no AUTH; only sent over STARTTLS)"},
+      {"mail.smtp.password", "", "SMTP AUTH password (set with mail.smtp.username)"},
+      {"mail.smtp.starttls", "auto",
+       "auto (use when offered), required (never send in clear) or off"},
+      {"mail.smtp.ca_file", "",
+       "extra trusted CA (PEM) for the SMTP server's certificate (system store otherwise)"},
+      {"mail.smtp.timeout", "10", "seconds for the SMTP connect and each read or write"},
+      {"mail.queue_size", "1000", "mails waiting to be sent at most (further ones are dropped)"},
       {"mail.from", "no-reply@localhost", "sender address"},
       {"webhooks.retry_schedule", "0,60,300,1800,7200,21600", "seconds before each attempt"},
       {"webhooks.timeout", "10", "seconds per delivery attempt"},
@@ -85,6 +119,8 @@ std::vector<SettingInfo> buildKnown() {
       {"secrets.key_file", "data/secret.key",
        "file holding the sealing key; created (mode 0600) when missing"},
       {"social.redirect_allowlist", "", "comma-separated exact redirect URIs"},
+      {"social.ca_file", "", "extra trusted CA (PEM) for identity providers"},
+      {"social.timeout", "10", "seconds per request to an identity provider"},
       {"versions", "v1", "comma-separated API versions listed by GET /v1/versions"},
       {"deprecations", "", "comma-separated names of deprecation rules (deprecations.<name>.*)"},
       {"log.level", "info", "debug, info, warn or error"},
@@ -96,6 +132,10 @@ std::vector<SettingInfo> buildKnown() {
     k.push_back({prefix + "authorize_url", p.authorizeUrl, "authorization endpoint"});
     k.push_back({prefix + "token_url", p.tokenUrl, "token endpoint"});
     k.push_back({prefix + "userinfo_url", p.userinfoUrl, "user-info endpoint"});
+    if (p.emailsUrl) k.push_back({prefix + "emails_url", p.emailsUrl, "e-mail list endpoint"});
+    k.push_back({prefix + "scope", p.scope, "space-separated scopes requested"});
+    k.push_back({prefix + "token_auth", "post",
+                 "client authentication at the token endpoint: post or basic"});
   }
   return k;
 }

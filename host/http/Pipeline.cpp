@@ -14,6 +14,7 @@
 #include "rapport/db.h"
 #include "rapport/error.h"
 #include "rapport/time.h"
+#include "ratelimit/ClientKey.h"
 
 namespace rapport::host {
 
@@ -36,9 +37,16 @@ bool isHealthProbe(const std::string& path) {
   return path == "/healthz" || path == "/readyz";
 }
 
-std::string rateKey(const RawRequest& raw, const std::optional<rapport::Identity>& identity) {
-  if (identity) return "t:" + identity->userId + ":" + identity->tokenId;
-  return "ip:" + raw.clientAddress;
+// Who a request is counted against: its token, or its client key (IPv6 per
+// /64, ratelimit/ClientKey.h) when it has none. Public routes (login,
+// register, forgot-password, the two-factor challenges, social login...)
+// always count against the client key: a token of one's own must not buy a
+// guesser a fresh budget on them.
+std::string rateKey(const RawRequest& raw, const std::optional<rapport::Identity>& identity,
+                    const Route* route) {
+  const bool isPublic = route && route->options.access == rapport::Access::Public;
+  if (identity && !isPublic) return "t:" + identity->userId + ":" + identity->tokenId;
+  return "ip:" + clientKey(raw.clientAddress);
 }
 
 // The headers' values before (or without) a store's answer: a whole window left.
@@ -210,10 +218,12 @@ RawResponse Pipeline::respond(const RawRequest& raw, Context& ctx) const {
 
 RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   ctx.identity = authenticate(raw.headers);
-  limitRate(raw, ctx);
+  // Matched before the rate limit, which needs the route's access; a 404
+  // or 405 still counts like any request.
+  RouteMatch match = router_.match(raw.method, raw.path);
+  limitRate(raw, ctx, match.route);
   checkRead(raw);
   if (ctx.version.gone) throw rapport::Error::gone(ctx.version.goneMessage);
-  RouteMatch match = router_.match(raw.method, raw.path);
   if (match.kind == RouteMatch::Kind::NotFound) throw rapport::Error(404, "Not found.");
   if (match.kind == RouteMatch::Kind::MethodNotAllowed) {
     throw rapport::Error(405, rapport::Error::genericMessage(405))
@@ -237,8 +247,8 @@ std::optional<rapport::Identity> Pipeline::authenticate(const rapport::Headers& 
   return identity;
 }
 
-void Pipeline::limitRate(const RawRequest& raw, Context& ctx) const {
-  const std::string key = rateKey(raw, ctx.identity);
+void Pipeline::limitRate(const RawRequest& raw, Context& ctx, const Route* route) const {
+  const std::string key = rateKey(raw, ctx.identity, route);
   const std::int64_t now = ctx.nowMicros / kMicrosPerSecond;
   try {
     ctx.rate =

@@ -1,7 +1,9 @@
 // The request path, in one place (architecture-anchors "request path"):
 //
 //   request id -> bearer token (identity kept, not judged yet)
-//   -> rate limit (headers on every response; 429 with Retry-After)
+//   -> rate limit (headers on every response; 429 with Retry-After): per
+//      token, or per client key (ratelimit/ClientKey.h: IPv6 per /64)
+//      without one and on every Access::Public route
 //   -> what the transport refused to read (400 malformed, 411, 413, 414,
 //      431, 505) -> version policy (410, deprecation headers)
 //   -> router (404, 405 + Allow) -> access (401, 403)
@@ -32,7 +34,7 @@
 namespace rapport::host {
 
 struct PipelineOptions {
-  std::int64_t rateLimitRequests = 60;  // per window, per token or client address
+  std::int64_t rateLimitRequests = 60;  // per window, per token or client key
   std::int64_t rateLimitWindow = 60;    // seconds
 };
 
@@ -54,7 +56,8 @@ class Pipeline {
   RawResponse respond(const RawRequest& raw, Context& ctx) const;
   RawResponse route(const RawRequest& raw, Context& ctx) const;
   std::optional<rapport::Identity> authenticate(const rapport::Headers& headers) const;
-  void limitRate(const RawRequest& raw, Context& ctx) const;
+  // `route`: the matched route, or null (404, 405).
+  void limitRate(const RawRequest& raw, Context& ctx, const Route* route) const;
   void finish(RawResponse& response, const Context& ctx) const;
 
   const Router& router_;

@@ -1,5 +1,5 @@
-// Percent-decoding of path segments and query strings (RFC 3986, plus the
-// form convention of '+' for a space in queries).
+// Percent-coding of path segments, query strings and form bodies (RFC 3986,
+// plus the form convention of '+' for a space in queries).
 #pragma once
 
 #include <map>
@@ -12,6 +12,11 @@ namespace rapport::host {
 // escape ("%G1", a trailing "%") is kept as written rather than refused: the
 // value then simply fails whatever validation the handler applies.
 std::string percentDecode(std::string_view text, bool plusAsSpace);
+
+// Encodes every byte except the unreserved ALPHA / DIGIT / - . _ ~ (RFC 3986
+// §2.3), so the value is one item wherever it goes: a path segment, a query
+// or form value, an otpauth label.
+std::string percentEncode(std::string_view text);
 
 // "a=1&b=x+y&a=2" -> {a: "1", b: "x y"}: names and values decoded, the first
 // value of a repeated name wins, a name without '=' has an empty value, and

@@ -11,6 +11,13 @@
 //
 // Times are microseconds since the Unix epoch (the unit of every stored
 // timestamp), so "within 60 s" is exact rather than rounded to seconds.
+//
+// Reservations: tryRecord() counts an attempt only when there is room, in
+// one step, so callers racing for the last place cannot all take it (the
+// login throttle counts an attempt before the password is checked); and
+// release() takes a recorded attempt back (a login that succeeded). A shared
+// implementation must make both atomic per key (a Redis script, a row
+// lock).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +35,12 @@ struct AttemptWindow {
   std::int64_t retryAfterSeconds(std::int64_t nowMicros, std::int64_t windowMicros) const;
 };
 
+// What tryRecord() decided.
+struct AttemptAdmission {
+  bool admitted = false;
+  AttemptWindow window;  // after the decision
+};
+
 class AttemptLog {
  public:
   virtual ~AttemptLog() = default;
@@ -40,6 +53,15 @@ class AttemptLog {
   // recording one.
   virtual AttemptWindow recent(const std::string& key, std::int64_t nowMicros, std::int64_t keep,
                                std::int64_t windowMicros) = 0;
+  // Records one attempt at `atMicros` only when fewer than `limit` fall
+  // inside the window ending then, atomically: of callers racing for the
+  // last place exactly one gets it. Returns whether it was recorded and the
+  // window afterwards (when refused: the `limit` attempts that fill it).
+  virtual AttemptAdmission tryRecord(const std::string& key, std::int64_t atMicros,
+                                     std::int64_t limit, std::int64_t windowMicros) = 0;
+  // Takes back one attempt of `key` recorded at exactly `atMicros`; nothing
+  // when none is held (it left the window, or was pushed out by newer ones).
+  virtual void release(const std::string& key, std::int64_t atMicros) = 0;
 };
 
 }  // namespace rapport::host

@@ -29,6 +29,15 @@ AttemptWindow summarize(const std::vector<std::int64_t>& times) {
 
 MemoryAttemptLog::MemoryAttemptLog(std::size_t purgeThreshold) : entries_(purgeThreshold) {}
 
+// Inserts `at` in order (threads read the clock before taking the lock, so a
+// time may arrive slightly out of order), then forgets what the window and
+// `keep` no longer hold.
+void MemoryAttemptLog::add(Entry& entry, std::int64_t at, std::int64_t keep, std::int64_t window) {
+  entry.times.insert(std::upper_bound(entry.times.begin(), entry.times.end(), at), at);
+  forgetOld(entry.times, at, keep, window);
+  entry.forgetAt = std::max(entry.forgetAt, entry.times.back() + window);
+}
+
 AttemptWindow MemoryAttemptLog::record(const std::string& key, std::int64_t atMicros,
                                        std::int64_t keep, std::int64_t windowMicros) {
   const std::int64_t window = atLeastOne(windowMicros);
@@ -36,12 +45,38 @@ AttemptWindow MemoryAttemptLog::record(const std::string& key, std::int64_t atMi
   std::lock_guard lock(shard.mutex);
   entries_.purgeIfFull(shard, [atMicros](const Entry& old) { return old.forgetAt <= atMicros; });
   Entry& entry = shard.entries[key];
-  // Threads read the clock before taking the lock, so a time may arrive
-  // slightly out of order: insert it in place to keep the list sorted.
-  entry.times.insert(std::upper_bound(entry.times.begin(), entry.times.end(), atMicros), atMicros);
-  forgetOld(entry.times, atMicros, atLeastOne(keep), window);
-  entry.forgetAt = std::max(entry.forgetAt, entry.times.back() + window);
+  add(entry, atMicros, atLeastOne(keep), window);
   return summarize(entry.times);
+}
+
+AttemptAdmission MemoryAttemptLog::tryRecord(const std::string& key, std::int64_t atMicros,
+                                             std::int64_t limit, std::int64_t windowMicros) {
+  const std::int64_t window = atLeastOne(windowMicros);
+  const std::int64_t keep = atLeastOne(limit);
+  auto& shard = entries_.shardFor(key);
+  std::lock_guard lock(shard.mutex);
+  entries_.purgeIfFull(shard, [atMicros](const Entry& old) { return old.forgetAt <= atMicros; });
+  Entry& entry = shard.entries[key];
+  forgetOld(entry.times, atMicros, keep, window);
+  if (static_cast<std::int64_t>(entry.times.size()) >= keep) {
+    return {false, summarize(entry.times)};
+  }
+  add(entry, atMicros, keep, window);
+  return {true, summarize(entry.times)};
+}
+
+void MemoryAttemptLog::release(const std::string& key, std::int64_t atMicros) {
+  auto& shard = entries_.shardFor(key);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(key);
+  if (it == shard.entries.end()) return;
+  auto& times = it->second.times;
+  const auto at = std::lower_bound(times.begin(), times.end(), atMicros);
+  if (at == times.end() || *at != atMicros) return;
+  times.erase(at);
+  // forgetAt may now be later than needed: the entry is dropped a little
+  // late, never early.
+  if (times.empty()) shard.entries.erase(it);
 }
 
 AttemptWindow MemoryAttemptLog::recent(const std::string& key, std::int64_t nowMicros,

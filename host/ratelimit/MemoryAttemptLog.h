@@ -2,7 +2,8 @@
 // this process's memory. Right for one rapportd instance; several instances
 // need a shared AttemptLog instead.
 //
-// Threading: record() and recent() may be called from any number of threads.
+// Threading: every operation may be called from any number of threads, and
+// each is atomic per key (tryRecord decides and records under one lock).
 // Keys are spread over independent shards (ShardedMap).
 //
 // Memory: a key holds at most `keep` times and is dropped once its newest
@@ -30,6 +31,9 @@ class MemoryAttemptLog final : public AttemptLog {
                        std::int64_t windowMicros) override;
   AttemptWindow recent(const std::string& key, std::int64_t nowMicros, std::int64_t keep,
                        std::int64_t windowMicros) override;
+  AttemptAdmission tryRecord(const std::string& key, std::int64_t atMicros, std::int64_t limit,
+                             std::int64_t windowMicros) override;
+  void release(const std::string& key, std::int64_t atMicros) override;
 
   // Keys currently held, over all shards (for tests and diagnostics).
   std::size_t size() const { return entries_.size(); }
@@ -39,6 +43,8 @@ class MemoryAttemptLog final : public AttemptLog {
     std::vector<std::int64_t> times;  // ascending, at most `keep`
     std::int64_t forgetAt = 0;        // micros when the newest time leaves its window
   };
+
+  static void add(Entry& entry, std::int64_t at, std::int64_t keep, std::int64_t window);
 
   ShardedMap<Entry> entries_;
 };

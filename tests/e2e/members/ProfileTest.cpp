@@ -60,7 +60,10 @@ class ProfileTest : public CppUnit::TestFixture {
         E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(account.token)))["email"].asString());
     const std::string email = uniqueEmail("Renamed");
     const HttpResult result = client.patch(
-        "/v1/user/profile", Json::object({{"name", "  Grace Hopper "}, {"email", email}}),
+        "/v1/user/profile",
+        Json::object({{"name", "  Grace Hopper "},
+                      {"email", email},
+                      {"current_password", account.password}}),  // needed for an e-mail change
         bearer(account.token));
     const Json data = E2E_ASSERT_DATA(200, result);
     CPPUNIT_ASSERT_EQUAL(std::string("Grace Hopper"), data["name"].asString());

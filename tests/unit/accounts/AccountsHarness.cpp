@@ -19,7 +19,7 @@ AccountsHarness::AccountsHarness() {
   tokens = std::make_unique<acc::TokenService>(*db, acc::TokenOptions{}, time.clock());
   host_ = std::make_unique<FakeHost>(*db);
   module_ = std::make_unique<acc::AccountsModule>(acc::AccountsOptions{}, *tokens, sharedHasher(),
-                                                  attempts_, time.clock());
+                                                  mailer, attempts_, time.clock());
   module_->setup(*host_, registry_);
 }
 
@@ -34,8 +34,8 @@ AccountsHarness::User AccountsHarness::registerUser(const std::string& email) {
   const std::string label = email.substr(0, email.find('@'));
   const rapport::Json body = rapport::Json::object({{"name", label},
                                                     {"email", email},
-                                                    {"password", "password123"},
-                                                    {"password_confirmation", "password123"},
+                                                    {"password", "ann-s3cret-phrase"},
+                                                    {"password_confirmation", "ann-s3cret-phrase"},
                                                     {"company_name", label + " Ltd"}});
   const rapport::Json data = *callPublic("POST", "/auth/register", body).data;
   return {email, data["token"].asString(), data["user"]["id"].asString(),
@@ -75,6 +75,20 @@ void AccountsHarness::join(const User& user, const std::string& companyId,
 
 std::int64_t AccountsHarness::count(const std::string& sql, const rapport::Params& params) {
   return db->query(sql, params).front().i64("n");
+}
+
+void AccountsHarness::runJob(const std::string& name) {
+  // A pass that is never woken and never asked to stop.
+  class OnePass : public rapport::JobContext {
+   public:
+    bool stopping() const override { return false; }
+    bool wait(std::chrono::milliseconds) override { return false; }
+    unsigned worker() const override { return 0; }
+  } context;
+  for (const rapport::Job& job : registry_.jobs) {
+    if (job.name == name) return job.run(context);
+  }
+  throw std::logic_error("no job named " + name);
 }
 
 bool hasFieldError(const rapport::Error& e, const std::string& field, const std::string& text) {

@@ -27,7 +27,7 @@ class AccountsHarness {
   AccountsHarness();
   ~AccountsHarness();
 
-  // POST /auth/register with password "password123"; the e-mail's local part
+  // POST /auth/register with password "ann-s3cret-phrase"; the e-mail's local part
   // names the user and its company.
   User registerUser(const std::string& email);
   // The identity the pipeline would resolve for `token` (throws 401).
@@ -46,10 +46,14 @@ class AccountsHarness {
   // Makes `user` a member of `companyId` straight in the database.
   void join(const User& user, const std::string& companyId, const std::string& role);
   std::int64_t count(const std::string& sql, const rapport::Params& params = {});
+  // Runs one pass of the module's job `name` ("password-reset"), as the job
+  // runner would; throws std::logic_error when no such job was registered.
+  void runJob(const std::string& name);
 
   ManualClock time;
   std::unique_ptr<rapport::host::SqlDatabase> db;
   std::unique_ptr<rapport::host::accounts::TokenService> tokens;
+  RecordingMailer mailer;  // what the module sent
 
  private:
   rapport::host::MemoryAttemptLog attempts_;

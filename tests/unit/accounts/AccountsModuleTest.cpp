@@ -4,6 +4,7 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <memory>
+#include <set>
 
 #include "AccountsTestSupport.h"
 #include "accounts/AccountsModule.h"
@@ -20,6 +21,7 @@ using rapport::test::accounts::FakeHost;
 using rapport::test::accounts::FakeRegistry;
 using rapport::test::accounts::makeRequest;
 using rapport::test::accounts::ManualClock;
+using rapport::test::accounts::RecordingMailer;
 
 namespace {
 
@@ -32,8 +34,8 @@ acc::PasswordHasher& sharedHasher() {
 Json registration(const std::string& email, const std::string& company = "Acme") {
   return Json::object({{"name", "Ann Lee"},
                        {"email", email},
-                       {"password", "password123"},
-                       {"password_confirmation", "password123"},
+                       {"password", "ann-s3cret-phrase"},
+                       {"password_confirmation", "ann-s3cret-phrase"},
                        {"company_name", company}});
 }
 
@@ -75,8 +77,8 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     db_ = rapport::test::accounts::openMigratedDatabase();
     tokens_ = std::make_unique<acc::TokenService>(*db_, acc::TokenOptions{}, time_.clock());
     host_ = std::make_unique<FakeHost>(*db_);
-    module_ = std::make_unique<acc::AccountsModule>(acc::AccountsOptions{}, *tokens_,
-                                                    sharedHasher(), attempts_, time_.clock());
+    module_ = std::make_unique<acc::AccountsModule>(
+        acc::AccountsOptions{}, *tokens_, sharedHasher(), mailer_, attempts_, time_.clock());
     module_->setup(*host_, registry_);
   }
 
@@ -117,11 +119,14 @@ class AccountsModuleTest : public CppUnit::TestFixture {
                    rapport::Access::Public);
     CPPUNIT_ASSERT(registry_.routes.at("POST /auth/login").options.access ==
                    rapport::Access::Public);
+    // Refresh reads its token itself (a refreshed token must reach it).
+    CPPUNIT_ASSERT(registry_.routes.at("POST /auth/refresh").options.access ==
+                   rapport::Access::Public);
     for (const char* route :
-         {"POST /auth/refresh", "POST /auth/logout", "GET /auth/me", "POST /auth/context",
-          "GET /user/companies", "POST /user/companies", "GET /user/companies/{id}",
-          "GET /user/profile", "PATCH /user/profile", "PATCH /user/password",
-          "GET /company/members", "POST /company/members", "PATCH /company/members/{user_id}",
+         {"POST /auth/logout", "GET /auth/me", "POST /auth/context", "GET /user/companies",
+          "POST /user/companies", "GET /user/companies/{id}", "GET /user/profile",
+          "PATCH /user/profile", "PATCH /user/password", "GET /company/members",
+          "POST /company/members", "PATCH /company/members/{user_id}",
           "DELETE /company/members/{user_id}"}) {
       CPPUNIT_ASSERT_MESSAGE(
           route, registry_.routes.at(route).options.access == rapport::Access::Authenticated);
@@ -138,7 +143,11 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(!exists(q, ann.companyId, bob.userId, plain));
     CPPUNIT_ASSERT(!exists(q, ann.companyId, "cont_" + ann.userId.substr(5), plain));
     CPPUNIT_ASSERT(!registry_.recordTypes.at("user").fetch);
-    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, registry_.jobs.size());
+    std::set<std::string> jobs;
+    for (const rapport::Job& job : registry_.jobs) jobs.insert(job.name);
+    for (const char* job : {"token-purge", "password-reset", "password-reset-purge"}) {
+      CPPUNIT_ASSERT_MESSAGE(job, jobs.count(job) == 1);
+    }
   }
 
   void testRegisterValidation() {
@@ -196,7 +205,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
 
   void testLogin() {
     registerUser("ann@example.com");
-    Response r = post("/auth/login", login("ANN@example.com", "password123"));
+    Response r = post("/auth/login", login("ANN@example.com", "ann-s3cret-phrase"));
     CPPUNIT_ASSERT_EQUAL(200, r.status);
     CPPUNIT_ASSERT_EQUAL(std::string("Logged in."), r.message);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{3600}, (*r.data)["expires_in"].asInt());
@@ -205,7 +214,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(identity);
     CPPUNIT_ASSERT_EQUAL((*r.data)["user"]["company_id"].asString(), identity->companyId);
 
-    Json remember = login("ann@example.com", "password123");
+    Json remember = login("ann@example.com", "ann-s3cret-phrase");
     remember.set("remember_me", true);
     r = post("/auth/login", remember);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{2592000}, (*r.data)["expires_in"].asInt());
@@ -216,13 +225,13 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     auto e = expectError([&] { post("/auth/login", login("ann@example.com", "wrong-pass")); });
     CPPUNIT_ASSERT_EQUAL(401, e.status());
     CPPUNIT_ASSERT_EQUAL(std::string("Invalid credentials."), std::string(e.what()));
-    e = expectError([&] { post("/auth/login", login("nobody@example.com", "password123")); });
+    e = expectError([&] { post("/auth/login", login("nobody@example.com", "ann-s3cret-phrase")); });
     CPPUNIT_ASSERT_EQUAL(401, e.status());
     CPPUNIT_ASSERT_EQUAL(std::string("Invalid credentials."), std::string(e.what()));
     e = expectError([&] { post("/auth/login", Json::object()); });
     CPPUNIT_ASSERT_EQUAL(422, e.status());
     CPPUNIT_ASSERT(hasFieldError(e, "email", "") && hasFieldError(e, "password", ""));
-    Json badRemember = login("ann@example.com", "password123");
+    Json badRemember = login("ann@example.com", "ann-s3cret-phrase");
     badRemember.set("remember_me", "yes");
     e = expectError([&] { post("/auth/login", badRemember); });
     CPPUNIT_ASSERT(hasFieldError(e, "remember_me", ""));
@@ -236,16 +245,19 @@ class AccountsModuleTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(401, e.status());
     }
     // Blocked now, even with the right password, and the e-mail's case does not matter.
-    auto e = expectError([&] { post("/auth/login", login("Ann@Example.com", "password123")); });
+    auto e =
+        expectError([&] { post("/auth/login", login("Ann@Example.com", "ann-s3cret-phrase")); });
     CPPUNIT_ASSERT_EQUAL(429, e.status());
     CPPUNIT_ASSERT(!e.headers().empty());
     CPPUNIT_ASSERT_EQUAL(std::string("Retry-After"), e.headers().front().first);
     CPPUNIT_ASSERT(std::stol(e.headers().front().second) >= 1);
     // Another client address is not blocked.
     CPPUNIT_ASSERT_EQUAL(
-        200, post("/auth/login", login("ann@example.com", "password123"), "198.51.100.7").status);
+        200,
+        post("/auth/login", login("ann@example.com", "ann-s3cret-phrase"), "198.51.100.7").status);
     time_.advanceSeconds(60);
-    CPPUNIT_ASSERT_EQUAL(200, post("/auth/login", login("ann@example.com", "password123")).status);
+    CPPUNIT_ASSERT_EQUAL(200,
+                         post("/auth/login", login("ann@example.com", "ann-s3cret-phrase")).status);
   }
 
   void testSuccessDoesNotCountTowardsThrottle() {
@@ -254,19 +266,20 @@ class AccountsModuleTest : public CppUnit::TestFixture {
       expectError([&] { post("/auth/login", login("ann@example.com", "nope1234")); });
     }
     for (int i = 0; i < 3; ++i) {
-      CPPUNIT_ASSERT_EQUAL(200,
-                           post("/auth/login", login("ann@example.com", "password123")).status);
+      CPPUNIT_ASSERT_EQUAL(
+          200, post("/auth/login", login("ann@example.com", "ann-s3cret-phrase")).status);
     }
     auto e = expectError([&] { post("/auth/login", login("ann@example.com", "nope1234")); });
     CPPUNIT_ASSERT_EQUAL(401, e.status());
-    e = expectError([&] { post("/auth/login", login("ann@example.com", "password123")); });
+    e = expectError([&] { post("/auth/login", login("ann@example.com", "ann-s3cret-phrase")); });
     CPPUNIT_ASSERT_EQUAL(429, e.status());
   }
 
   void testDisabledAccount() {
     registerUser("ann@example.com");
     db_->exec("UPDATE users SET disabled = ?", {true});
-    auto e = expectError([&] { post("/auth/login", login("ann@example.com", "password123")); });
+    auto e =
+        expectError([&] { post("/auth/login", login("ann@example.com", "ann-s3cret-phrase")); });
     CPPUNIT_ASSERT_EQUAL(403, e.status());
     CPPUNIT_ASSERT_EQUAL(std::string("This account has been disabled."), std::string(e.what()));
     // Without the password, a disabled account looks like any failure.
@@ -283,7 +296,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
       return Response::ok(Json::object({{"two_factor_required", true}, {"user", user.id}}),
                           "Two-factor authentication required.");
     });
-    Json body = login("ann@example.com", "password123");
+    Json body = login("ann@example.com", "ann-s3cret-phrase");
     body.set("remember_me", true);
     const Response r = post("/auth/login", body);
     CPPUNIT_ASSERT((*r.data)["two_factor_required"].asBool());
@@ -308,8 +321,9 @@ class AccountsModuleTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(!out.data);
     CPPUNIT_ASSERT(!tokens_->authenticate(fresh));
     // A logged-out token can no longer be refreshed either.
-    const auto e = expectError(
-        [&] { registry_.call("POST", "/auth/refresh", makeRequest(Json(), freshIdentity)); });
+    Request again = makeRequest(Json(), freshIdentity);
+    again.headers["Authorization"] = "Bearer " + fresh;
+    const auto e = expectError([&] { registry_.call("POST", "/auth/refresh", again); });
     CPPUNIT_ASSERT_EQUAL(401, e.status());
   }
 
@@ -477,7 +491,9 @@ class AccountsModuleTest : public CppUnit::TestFixture {
 
   Response authed(const std::string& method, const std::string& path, const std::string& token,
                   Json body = Json()) {
-    return registry_.call(method, path, makeRequest(std::move(body), identityOf(token)));
+    Request request = makeRequest(std::move(body), identityOf(token));
+    request.headers["Authorization"] = "Bearer " + token;  // refresh reads it itself
+    return registry_.call(method, path, request);
   }
 
   Response detail(const std::string& token, const std::string& id) {
@@ -507,6 +523,7 @@ class AccountsModuleTest : public CppUnit::TestFixture {
 
   ManualClock time_;
   rapport::host::MemoryAttemptLog attempts_;
+  RecordingMailer mailer_;
   FakeRegistry registry_;
   std::unique_ptr<rapport::host::SqlDatabase> db_;
   std::unique_ptr<acc::TokenService> tokens_;

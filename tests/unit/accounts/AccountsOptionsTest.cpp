@@ -2,6 +2,8 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "AccountsTestSupport.h"
 #include "accounts/AccountsOptions.h"
@@ -14,6 +16,7 @@ class AccountsOptionsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testDefaults);
   CPPUNIT_TEST(testOverrides);
   CPPUNIT_TEST(testRefusals);
+  CPPUNIT_TEST(testLoginLimits);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -68,6 +71,43 @@ class AccountsOptionsTest : public CppUnit::TestFixture {
       config.values[key] = value;
       try {
         AccountsOptions::fromConfig(config);
+        CPPUNIT_FAIL(key + "=" + value + " was accepted");
+      } catch (const std::invalid_argument& e) {
+        CPPUNIT_ASSERT_MESSAGE(e.what(), std::string(e.what()).find(key) != std::string::npos);
+      }
+    }
+  }
+
+  // auth.login.*: the three throttle rules (LoginThrottle.h).
+  void testLoginLimits() {
+    const auto defaults = AccountsOptions::fromConfig(MapConfig{}).loginLimits();
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{5}, defaults.maxAttempts);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{60}, defaults.window);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{20}, defaults.accountMaxAttempts);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{600}, defaults.accountWindow);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{30}, defaults.accountInterval);
+    MapConfig config;
+    config.values = {{"auth.login.max_attempts", "7"},
+                     {"auth.login.window", "120"},
+                     {"auth.login.account_max_attempts", "50"},
+                     {"auth.login.account_window", "3600"},
+                     {"auth.login.account_interval", "10"}};
+    const auto set = AccountsOptions::fromConfig(config).loginLimits();
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{7}, set.maxAttempts);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{120}, set.window);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{50}, set.accountMaxAttempts);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{3600}, set.accountWindow);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{10}, set.accountInterval);
+    for (const auto& [key, value] :
+         std::vector<std::pair<std::string, std::string>>{{"auth.login.account_max_attempts", "0"},
+                                                          {"auth.login.account_window", "0"},
+                                                          {"auth.login.account_interval", "0"},
+                                                          {"auth.login.account_interval", "3601"},
+                                                          {"auth.login.account_window", "often"}}) {
+      MapConfig bad;
+      bad.values[key] = value;
+      try {
+        AccountsOptions::fromConfig(bad);
         CPPUNIT_FAIL(key + "=" + value + " was accepted");
       } catch (const std::invalid_argument& e) {
         CPPUNIT_ASSERT_MESSAGE(e.what(), std::string(e.what()).find(key) != std::string::npos);

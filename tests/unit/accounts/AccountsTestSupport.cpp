@@ -25,6 +25,8 @@ std::string readFile(const fs::path& path) {
   return text.str();
 }
 
+}  // namespace
+
 // The host's migration set, as the app embeds it (same ids, both dialects).
 std::vector<rapport::Migration> hostMigrations() {
   const fs::path root = fs::path(rapport::test::sourceDir()) / "migrations";
@@ -41,12 +43,32 @@ std::vector<rapport::Migration> hostMigrations() {
   return out;
 }
 
-}  // namespace
+void RecordingMailer::send(rapport::host::mail::MailMessage message) {
+  // The same refusal as the real mailer (Mailer.h): one plain address.
+  const auto at = message.to.find('@');
+  if (at == std::string::npos || at == 0 || at + 1 == message.to.size() ||
+      message.to.find_first_of("\r\n,<> ") != std::string::npos) {
+    throw std::invalid_argument("mail recipient must be one plain address");
+  }
+  std::lock_guard lock(mutex_);
+  messages_.push_back(std::move(message));
+}
 
-std::unique_ptr<rapport::host::SqlDatabase> openMigratedDatabase() {
+std::vector<rapport::host::mail::MailMessage> RecordingMailer::messages() const {
+  std::lock_guard lock(mutex_);
+  return messages_;
+}
+
+void RecordingMailer::clear() {
+  std::lock_guard lock(mutex_);
+  messages_.clear();
+}
+
+std::unique_ptr<rapport::host::SqlDatabase> openMigratedDatabase(const std::string& url,
+                                                                 std::size_t poolSize) {
   rapport::host::StorageOptions options;
-  options.url = rapport::test::freshDatabaseUrl("accounts");
-  options.poolSize = 4;
+  options.url = url.empty() ? rapport::test::freshDatabaseUrl("accounts") : url;
+  options.poolSize = poolSize;
   auto db = rapport::host::SqlDatabase::open(options);
   rapport::host::Migrator(*db).apply({{"host", hostMigrations()}});
   return db;

@@ -7,11 +7,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "accounts/Clock.h"
 #include "events/EventBus.h"
+#include "mail/Mailer.h"
 #include "rapport/error.h"
 #include "rapport/module.h"
 #include "secrets/SecretBox.h"
@@ -19,9 +22,14 @@
 
 namespace rapport::test::accounts {
 
-// A fresh database (test engine) with every host migration applied, read
-// from migrations/<dialect>/*.sql of the source tree.
-std::unique_ptr<rapport::host::SqlDatabase> openMigratedDatabase();
+// The host's migration set, as the app embeds it (same ids, both dialects),
+// read from migrations/<dialect>/*.sql of the source tree.
+std::vector<rapport::Migration> hostMigrations();
+
+// The database at `url` (default: a fresh one of the test engine) with every
+// host migration applied.
+std::unique_ptr<rapport::host::SqlDatabase> openMigratedDatabase(const std::string& url = {},
+                                                                 std::size_t poolSize = 4);
 
 // Starts one second into a 60-second window, so login windows are predictable.
 class ManualClock {
@@ -42,6 +50,20 @@ class SilentLogger : public rapport::Logger {
   void info(const std::string&) override {}
   void warn(const std::string&) override {}
   void error(const std::string&) override {}
+};
+
+// Keeps every message sent, in order, instead of delivering it. Checks the
+// recipient as the real mailer does (std::invalid_argument). Thread-safe.
+class RecordingMailer : public rapport::host::mail::Mailer {
+ public:
+  void send(rapport::host::mail::MailMessage message) override;
+  // A copy of every message sent so far.
+  std::vector<rapport::host::mail::MailMessage> messages() const;
+  void clear();
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<rapport::host::mail::MailMessage> messages_;
 };
 
 class MapConfig : public rapport::Config {

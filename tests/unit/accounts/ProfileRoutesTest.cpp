@@ -73,14 +73,17 @@ class ProfileRoutesTest : public CppUnit::TestFixture {
     // Her own address in another case is not "taken".
     r = update(Json::object({{"email", "ann@example.com"}}));
     CPPUNIT_ASSERT_EQUAL(std::string("ann@example.com"), (*r.data)["email"].asString());
-    r = update(Json::object({{"name", "Ann B"}, {"email", " ann.b@Example.com "}}));
+    // Another address needs the current password (the same one in another case did not).
+    r = update(Json::object({{"name", "Ann B"},
+                             {"email", " ann.b@Example.com "},
+                             {"current_password", "ann-s3cret-phrase"}}));
     CPPUNIT_ASSERT_EQUAL(std::string("ann.b@Example.com"), (*r.data)["email"].asString());
     // The new address logs in; the old one no longer does.
     CPPUNIT_ASSERT_EQUAL(
-        200,
-        h_->callPublic("POST", "/auth/login", login("ANN.B@example.com", "password123")).status);
+        200, h_->callPublic("POST", "/auth/login", login("ANN.B@example.com", "ann-s3cret-phrase"))
+                 .status);
     const auto e = expectError(
-        [&] { h_->callPublic("POST", "/auth/login", login(ann_.email, "password123")); });
+        [&] { h_->callPublic("POST", "/auth/login", login(ann_.email, "ann-s3cret-phrase")); });
     CPPUNIT_ASSERT_EQUAL(401, e.status());
     const Response shown = h_->call("GET", "/user/profile", ann_.token);
     CPPUNIT_ASSERT_EQUAL(std::string("Ann B"), (*shown.data)["name"].asString());
@@ -120,10 +123,10 @@ class ProfileRoutesTest : public CppUnit::TestFixture {
   }
 
   void testChangePassword() {
-    const std::string other = loginToken("password123");
-    const std::string third = loginToken("password123");
-    const Response r =
-        changePassword(ann_.token, passwordChange("password123", "new password", "new password"));
+    const std::string other = loginToken("ann-s3cret-phrase");
+    const std::string third = loginToken("ann-s3cret-phrase");
+    const Response r = changePassword(
+        ann_.token, passwordChange("ann-s3cret-phrase", "new password", "new password"));
     CPPUNIT_ASSERT_EQUAL(200, r.status);
     CPPUNIT_ASSERT_EQUAL(std::string("Password changed."), r.message);
     CPPUNIT_ASSERT(!r.data);
@@ -136,7 +139,7 @@ class ProfileRoutesTest : public CppUnit::TestFixture {
         h_->count("SELECT COUNT(*) AS n FROM tokens WHERE revoked_at IS NOT NULL"));
     // The new password logs in, the old one does not.
     loginToken("new password");
-    const auto e = expectError([&] { loginToken("password123"); });
+    const auto e = expectError([&] { loginToken("ann-s3cret-phrase"); });
     CPPUNIT_ASSERT_EQUAL(401, e.status());
   }
 
@@ -148,15 +151,16 @@ class ProfileRoutesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(hasFieldError(e, "current_password", "The current password is incorrect."));
     CPPUNIT_ASSERT_EQUAL(std::string("The current password is incorrect."), std::string(e.what()));
     e = expectError(
-        [&] { changePassword(ann_.token, passwordChange("password123", "short", "short")); });
+        [&] { changePassword(ann_.token, passwordChange("ann-s3cret-phrase", "short", "short")); });
     CPPUNIT_ASSERT(hasFieldError(e, "password", "The password must be at least 8 characters."));
     e = expectError([&] {
-      changePassword(ann_.token, passwordChange("password123", "new password", "new passw0rd"));
+      changePassword(ann_.token,
+                     passwordChange("ann-s3cret-phrase", "new password", "new passw0rd"));
     });
     CPPUNIT_ASSERT(hasFieldError(e, "password", "The password confirmation does not match."));
     e = expectError([&] {
-      changePassword(ann_.token,
-                     passwordChange("password123", std::string(129, 'x'), std::string(129, 'x')));
+      changePassword(ann_.token, passwordChange("ann-s3cret-phrase", std::string(129, 'x'),
+                                                std::string(129, 'x')));
     });
     CPPUNIT_ASSERT(hasFieldError(e, "password", ""));
     e = expectError([&] { changePassword(ann_.token, Json::object()); });
@@ -164,7 +168,7 @@ class ProfileRoutesTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(field, hasFieldError(e, field, ""));
     }
     // Nothing changed: the old password still logs in.
-    loginToken("password123");
+    loginToken("ann-s3cret-phrase");
   }
 
   void testWrongCurrentPasswordIsThrottled() {
@@ -176,7 +180,8 @@ class ProfileRoutesTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(422, e.status());
     }
     const auto e = expectError([&] {
-      changePassword(ann_.token, passwordChange("password123", "new password", "new password"));
+      changePassword(ann_.token,
+                     passwordChange("ann-s3cret-phrase", "new password", "new password"));
     });
     CPPUNIT_ASSERT_EQUAL(429, e.status());
   }

@@ -45,7 +45,7 @@ class TokenServiceTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testRevokeMembership);
   CPPUNIT_TEST(testRevokeMembershipRolledBack);
   CPPUNIT_TEST(testIssueForCompany);
-  CPPUNIT_TEST(testPurgeExpired);
+  CPPUNIT_TEST(testPurge);
   CPPUNIT_TEST(testRevokeWinsOverConcurrentLookups);
   CPPUNIT_TEST_SUITE_END();
 
@@ -232,9 +232,9 @@ class TokenServiceTest : public CppUnit::TestFixture {
 
   void testRefreshGrace() {
     const acc::IssuedToken old = tokens_->issue(userId_, companyId_, false);
-    const auto identity = tokens_->authenticate(old.token);
+    CPPUNIT_ASSERT(tokens_->authenticate(old.token));
     time_.advanceSeconds(100);
-    const auto fresh = tokens_->refresh(*identity);
+    const auto fresh = tokens_->refresh(old.token);
     CPPUNIT_ASSERT(fresh);
     CPPUNIT_ASSERT(fresh->token != old.token);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{3600}, fresh->expiresIn);
@@ -256,7 +256,8 @@ class TokenServiceTest : public CppUnit::TestFixture {
   void testRefreshGraceIsConfigurable() {
     tokens_ = makeService(10, 1);
     const acc::IssuedToken old = tokens_->issue(userId_, companyId_, false);
-    CPPUNIT_ASSERT(tokens_->refresh(*tokens_->authenticate(old.token)));
+    CPPUNIT_ASSERT(tokens_->authenticate(old.token));
+    CPPUNIT_ASSERT(tokens_->refresh(old.token));
     time_.advanceMicros(acc::kMicrosPerSecond - 1);
     CPPUNIT_ASSERT(tokens_->authenticate(old.token));
     time_.advanceMicros(1);
@@ -265,7 +266,8 @@ class TokenServiceTest : public CppUnit::TestFixture {
     // No grace: the old token stops with the refresh.
     tokens_ = makeService(10, 0);
     const acc::IssuedToken other = tokens_->issue(userId_, companyId_, false);
-    const auto fresh = tokens_->refresh(*tokens_->authenticate(other.token));
+    CPPUNIT_ASSERT(tokens_->authenticate(other.token));
+    const auto fresh = tokens_->refresh(other.token);
     CPPUNIT_ASSERT(!tokens_->authenticate(other.token));
     CPPUNIT_ASSERT(tokens_->authenticate(fresh->token));
   }
@@ -277,7 +279,8 @@ class TokenServiceTest : public CppUnit::TestFixture {
     auto other = makeService(10);
     const acc::IssuedToken old = tokens_->issue(userId_, companyId_, false);
     CPPUNIT_ASSERT(other->authenticate(old.token));
-    CPPUNIT_ASSERT(tokens_->refresh(*tokens_->authenticate(old.token)));
+    CPPUNIT_ASSERT(tokens_->authenticate(old.token));
+    CPPUNIT_ASSERT(tokens_->refresh(old.token));
     time_.advanceSeconds(1);
     // PostgreSQL: B's hit confirms the shortened expiry at once. SQLite (one
     // instance per file) re-reads it once its entry is older than cacheTtl.
@@ -292,7 +295,7 @@ class TokenServiceTest : public CppUnit::TestFixture {
 
   void testRefreshKeepsLifetimeClass() {
     const acc::IssuedToken old = tokens_->issue(userId_, companyId_, true);
-    const auto fresh = tokens_->refresh(*tokens_->authenticate(old.token));
+    const auto fresh = tokens_->refresh(old.token);
     CPPUNIT_ASSERT(fresh);
     CPPUNIT_ASSERT(fresh->remember);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{2592000}, fresh->expiresIn);
@@ -300,14 +303,14 @@ class TokenServiceTest : public CppUnit::TestFixture {
 
   void testRefreshOfExpiredOrRevokedFails() {
     const acc::IssuedToken a = tokens_->issue(userId_, companyId_, false);
-    const auto identityA = *tokens_->authenticate(a.token);
     time_.advanceSeconds(3600);
-    CPPUNIT_ASSERT(!tokens_->refresh(identityA));
+    CPPUNIT_ASSERT(!tokens_->refresh(a.token));
 
     const acc::IssuedToken b = tokens_->issue(userId_, companyId_, false);
-    const auto identityB = *tokens_->authenticate(b.token);
     tokens_->revoke(b.tokenId);
-    CPPUNIT_ASSERT(!tokens_->refresh(identityB));
+    CPPUNIT_ASSERT(!tokens_->refresh(b.token));
+    CPPUNIT_ASSERT(!tokens_->refresh("rpt_" + rapport::randomToken(32)));
+    CPPUNIT_ASSERT(!tokens_->refresh("rpt_short"));
     CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, count("SELECT COUNT(*) AS n FROM tokens"));
   }
 
@@ -392,12 +395,12 @@ class TokenServiceTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(companyId_, tokens_->authenticate(t.token)->companyId);
   }
 
-  void testPurgeExpired() {
+  void testPurge() {
     tokens_->issue(userId_, companyId_, false);
     time_.advanceSeconds(3600 + 10);
     tokens_->issue(userId_, companyId_, false);
-    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, tokens_->purgeExpired(60));
-    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, tokens_->purgeExpired(5));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, tokens_->purge(60));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, tokens_->purge(5));
     CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, count("SELECT COUNT(*) AS n FROM tokens"));
   }
 

@@ -261,7 +261,10 @@ class SearchPlanTest : public CppUnit::TestFixture {
     } else {
       CPPUNIT_ASSERT_MESSAGE(page, !has(page, "Seq Scan"));
       CPPUNIT_ASSERT_MESSAGE(count, !has(count, "Seq Scan"));
-      CPPUNIT_ASSERT_MESSAGE(count, has(count, "Index Scan using " + counts + "_pkey"));
+      // The planner picks a plain or a bitmap scan of the key by its
+      // statistics (autovacuum timing): either reads the counts by index.
+      CPPUNIT_ASSERT_MESSAGE(count, has(count, "Index Scan using " + counts + "_pkey") ||
+                                        has(count, "Bitmap Index Scan on " + counts + "_pkey"));
       CPPUNIT_ASSERT_MESSAGE(count, !has(count, " on " + tags + " "));
     }
   }

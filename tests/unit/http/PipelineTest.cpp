@@ -91,6 +91,8 @@ class PipelineTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTooManyRequests);
   CPPUNIT_TEST(testRateLimitPerTokenAndAddress);
   CPPUNIT_TEST(testRateLimitWindowResets);
+  CPPUNIT_TEST(testPublicRoutesCountedPerClientWhateverToken);
+  CPPUNIT_TEST(testClientsCountedByClientKey);
   CPPUNIT_TEST(testHealthProbesNotCounted);
   CPPUNIT_TEST(testAuthentication);
   CPPUNIT_TEST(testRoles);
@@ -290,6 +292,43 @@ class PipelineTest : public CppUnit::TestFixture {
     RawRequest other = request("GET", "/v1/echo/a");
     other.clientAddress = "10.0.0.9";
     CPPUNIT_ASSERT_EQUAL(200, pipeline_->handle(other).status);
+  }
+
+  // A public route (login, register, forgot-password...) counts against the
+  // client, even with a valid token: a token must not buy a fresh budget.
+  void testPublicRoutesCountedPerClientWhateverToken() {
+    makePipeline(PipelineOptions{2, 60});
+    const rapport::Headers token{{"Authorization", "Bearer member-token"}};
+    const RawResponse first = call("POST", "/v1/echo", "{}", token);
+    CPPUNIT_ASSERT_EQUAL(200, first.status);
+    // The route still sees the identity; only the counting changed.
+    CPPUNIT_ASSERT_EQUAL(std::string("user_m"), Json::parse(first.body)["data"]["user"].asString());
+    CPPUNIT_ASSERT_EQUAL(std::string("1"), *first.header("X-RateLimit-Remaining"));
+    CPPUNIT_ASSERT_EQUAL(200, call("GET", "/v1/echo/a").status);  // same address, no token
+    CPPUNIT_ASSERT_EQUAL(429, call("POST", "/v1/echo", "{}", token).status);
+    CPPUNIT_ASSERT_EQUAL(
+        429, call("POST", "/v1/echo", "{}", {{"Authorization", "Bearer member-token-2"}}).status);
+    // Authenticated routes still count per token.
+    const RawResponse me = call("GET", "/v1/me", "", token);
+    CPPUNIT_ASSERT_EQUAL(200, me.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("1"), *me.header("X-RateLimit-Remaining"));
+  }
+
+  // Per-address counts use the client key: an IPv6 /64 is one client, an
+  // IPv4-mapped address is its IPv4 address.
+  void testClientsCountedByClientKey() {
+    makePipeline(PipelineOptions{1, 60});
+    const auto from = [this](const std::string& address) {
+      RawRequest raw = request("GET", "/v1/echo/a");
+      raw.clientAddress = address;
+      return pipeline_->handle(raw).status;
+    };
+    CPPUNIT_ASSERT_EQUAL(200, from("2001:db8:0:1::1"));
+    CPPUNIT_ASSERT_EQUAL(429, from("2001:db8:0:1:aaaa:bbbb:cccc:dddd"));
+    CPPUNIT_ASSERT_EQUAL(200, from("2001:db8:0:2::1"));
+    CPPUNIT_ASSERT_EQUAL(200, from("192.0.2.5"));
+    CPPUNIT_ASSERT_EQUAL(429, from("::ffff:192.0.2.5"));
+    CPPUNIT_ASSERT_EQUAL(200, from("192.0.2.6"));
   }
 
   void testRateLimitWindowResets() {

@@ -2,15 +2,19 @@
 // hand-moved clock (times are passed in, in microseconds): exact expiry at the
 // window's edge whatever the minute, the newest `keep` kept, Retry-After from
 // the oldest counted attempt, independence of keys, bounded memory, and
-// consistent counts under concurrency.
+// consistent counts under concurrency; tryRecord() records only while there
+// is room (exactly `limit` of racing callers get in) and release() takes one
+// recorded attempt back.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "ratelimit/MemoryAttemptLog.h"
 
+using rapport::host::AttemptAdmission;
 using rapport::host::AttemptWindow;
 using rapport::host::MemoryAttemptLog;
 
@@ -40,6 +44,11 @@ class MemoryAttemptLogTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testKeysIndependent);
   CPPUNIT_TEST(testForgottenKeysPurged);
   CPPUNIT_TEST(testConcurrentRecords);
+  CPPUNIT_TEST(testTryRecordStopsAtTheLimit);
+  CPPUNIT_TEST(testTryRecordSlides);
+  CPPUNIT_TEST(testTryRecordExactUnderConcurrency);
+  CPPUNIT_TEST(testReleaseTakesOneBack);
+  CPPUNIT_TEST(testReleaseOfUnknownIsHarmless);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -162,6 +171,84 @@ class MemoryAttemptLogTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(std::int64_t{500}, w.count);
       CPPUNIT_ASSERT_EQUAL(clock.now, w.oldestAt);
     }
+  }
+
+  void testTryRecordStopsAtTheLimit() {
+    MemoryAttemptLog log;
+    TestClock clock;
+    for (int i = 0; i < 5; ++i) {
+      const AttemptAdmission a = log.tryRecord("k", clock.now, kKeep, kWindow);
+      CPPUNIT_ASSERT(a.admitted);
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{i + 1}, a.window.count);
+      clock.advance(kSecond);
+    }
+    const AttemptAdmission refused = log.tryRecord("k", clock.now, kKeep, kWindow);
+    CPPUNIT_ASSERT(!refused.admitted);
+    CPPUNIT_ASSERT_EQUAL(kKeep, refused.window.count);
+    CPPUNIT_ASSERT_EQUAL(clock.now - 5 * kSecond, refused.window.oldestAt);
+    // The refusal recorded nothing: the oldest still leaves 60 s after it came.
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{55}, refused.window.retryAfterSeconds(clock.now, kWindow));
+    CPPUNIT_ASSERT_EQUAL(kKeep, log.recent("k", clock.now, kKeep, kWindow).count);
+  }
+
+  void testTryRecordSlides() {
+    MemoryAttemptLog log;
+    TestClock clock;
+    const std::int64_t first = clock.now;
+    for (int i = 0; i < 5; ++i) log.tryRecord("k", first + i * 10 * kSecond, kKeep, kWindow);
+    // Attempts at 0, 10, .., 40: full until the one at 0 is 60 s old.
+    CPPUNIT_ASSERT(!log.tryRecord("k", first + kWindow - 1, kKeep, kWindow).admitted);
+    const AttemptAdmission in = log.tryRecord("k", first + kWindow, kKeep, kWindow);
+    CPPUNIT_ASSERT(in.admitted);
+    CPPUNIT_ASSERT_EQUAL(first + 10 * kSecond, in.window.oldestAt);
+    CPPUNIT_ASSERT(!log.tryRecord("k", first + kWindow + 1, kKeep, kWindow).admitted);
+  }
+
+  // The reservation the login throttle relies on: of 8 threads racing for 5
+  // places, exactly 5 get one.
+  void testTryRecordExactUnderConcurrency() {
+    for (int round = 0; round < 50; ++round) {
+      MemoryAttemptLog log;
+      TestClock clock;
+      std::atomic<int> admitted{0};
+      std::vector<std::thread> threads;
+      for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&] {
+          if (log.tryRecord("race", clock.now, kKeep, kWindow).admitted) ++admitted;
+        });
+      }
+      for (auto& thread : threads) thread.join();
+      CPPUNIT_ASSERT_EQUAL(5, admitted.load());
+      CPPUNIT_ASSERT_EQUAL(kKeep, log.recent("race", clock.now, kKeep, kWindow).count);
+    }
+  }
+
+  void testReleaseTakesOneBack() {
+    MemoryAttemptLog log;
+    TestClock clock;
+    log.tryRecord("k", clock.now, kKeep, kWindow);
+    log.tryRecord("k", clock.now, kKeep, kWindow);  // two at the same instant
+    log.tryRecord("k", clock.now + kSecond, kKeep, kWindow);
+    log.release("k", clock.now);
+    AttemptWindow w = log.recent("k", clock.now + kSecond, kKeep, kWindow);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, w.count);
+    CPPUNIT_ASSERT_EQUAL(clock.now, w.oldestAt);
+    log.release("k", clock.now);
+    w = log.recent("k", clock.now + kSecond, kKeep, kWindow);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, w.count);
+    CPPUNIT_ASSERT_EQUAL(clock.now + kSecond, w.oldestAt);
+    log.release("k", clock.now + kSecond);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{0}, log.size());  // an empty key is dropped
+  }
+
+  void testReleaseOfUnknownIsHarmless() {
+    MemoryAttemptLog log;
+    TestClock clock;
+    log.release("nobody", clock.now);
+    log.record("k", clock.now, kKeep, kWindow);
+    log.release("k", clock.now + 1);  // no attempt at that time
+    log.release("other", clock.now);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, log.recent("k", clock.now, kKeep, kWindow).count);
   }
 };
 
