@@ -8,14 +8,14 @@
 #include <set>
 
 #include "e2e/common/Api.h"
-#include "e2e/reset/Mailbox.h"
+#include "e2e/reset/ResetMailReading.h"
 #include "rapport/time.h"
+#include "support/smtp/SmtpServer.h"
 
 using namespace rapport::e2e;
-using rapport::e2e::reset::Mail;
 using rapport::e2e::reset::resetTokenIn;
-using rapport::e2e::reset::SmtpServer;
-using rapport::e2e::reset::waitForMail;
+using rapport::test::smtp::Mail;
+using rapport::test::smtp::SmtpServer;
 
 namespace {
 
@@ -64,20 +64,7 @@ bool hasFieldMessage(const Json& error, const std::string& field, const std::str
 
 // The mails addressed to `email` in `dir`, waiting for at least `count`.
 std::vector<Mail> mailsTo(const std::string& dir, const std::string& email, std::size_t count) {
-  std::vector<Mail> mine;
-  waitUntil(
-      [&] {
-        mine.clear();
-        for (Mail& m : rapport::e2e::reset::readMailbox(dir)) {
-          if (m.to.find(email) != std::string::npos) mine.push_back(std::move(m));
-        }
-        return mine.size() >= count;
-      },
-      std::chrono::seconds(10));
-  if (mine.size() < count) {
-    throw std::runtime_error("no reset mail to " + email + " in " + dir);
-  }
-  return mine;
+  return rapport::test::smtp::waitForMailTo(dir, email, count);
 }
 
 std::string passwordHashOf(const ServerProcess& server, const std::string& userId) {
@@ -302,7 +289,7 @@ class ResetTest : public CppUnit::TestFixture {
     E2E_ASSERT_STATUS(200, forgot(client, account.email));
     const std::vector<Mail> mails = mailsTo(smtp.maildir(), account.email, 1);
     const std::string token = resetTokenIn(mails[0]);
-    CPPUNIT_ASSERT(rapport::e2e::reset::readMailbox(outboxOf(server)).empty());
+    CPPUNIT_ASSERT(rapport::test::smtp::readMailbox(outboxOf(server)).empty());
     E2E_ASSERT_STATUS(200, client.post("/v1/auth/reset-password",
                                        resetBody(token, account.email, "smtp delivered secret")));
     E2E_ASSERT_DATA(200, login(client, account.email, "smtp delivered secret"));

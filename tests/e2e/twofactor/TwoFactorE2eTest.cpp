@@ -12,6 +12,8 @@
 
 #include "e2e/common/Api.h"
 #include "support/OathTool.h"
+#include "support/smtp/Mailbox.h"
+#include "support/smtp/SmtpServer.h"
 
 using namespace rapport::e2e;
 using rapport::test::oathCode;
@@ -84,40 +86,32 @@ void assertLoggedIn(HttpClient& client, const HttpResult& r, const Account& acco
   E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(data["token"].asString())));
 }
 
-// Every .eml in the server's outbox (mail.outbox defaults to data/outbox).
-std::vector<std::string> outbox(const ServerProcess& s) {
-  std::vector<std::string> mails;
-  const fs::path dir = fs::path(s.workDir()) / "data" / "outbox";
-  if (!fs::exists(dir)) return mails;
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".eml") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const fs::path& file : files) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    mails.push_back(text.str());
-  }
-  return mails;
+// The server's outbox (mail.outbox defaults to data/outbox).
+std::string outboxOf(const ServerProcess& s) {
+  return (fs::path(s.workDir()) / "data" / "outbox").string();
 }
 
-// The sign-in mail to `to` among `mails`, and the 6-digit code in its body.
-std::optional<std::string> mailedCode(const std::vector<std::string>& mails,
-                                      const std::string& to) {
-  for (const std::string& mail : mails) {
-    const std::size_t bodyAt =
-        mail.find("\r\n\r\n") != std::string::npos ? mail.find("\r\n\r\n") : mail.find("\n\n");
-    if (bodyAt == std::string::npos || mail.substr(0, bodyAt).find(to) == std::string::npos)
-      continue;
-    const std::string body = mail.substr(bodyAt);
-    std::smatch match;
-    if (std::regex_search(body, match, std::regex("(?:^|[\\s>])([0-9]{6})(?=[\\s<]|$)"))) {
-      return match[1].str();
-    }
+// The 6-digit code of the one sign-in mail to `to` in the mail folder `dir`.
+std::string mailedCode(const std::string& dir, const std::string& to) {
+  const rapport::test::smtp::Mail mail = rapport::test::smtp::waitForMailTo(dir, to, 1).front();
+  std::smatch match;
+  if (!std::regex_search(mail.text, match, std::regex("(?:^|\\s)([0-9]{6})(?=\\s|$)"))) {
+    throw std::runtime_error("no 6-digit code in " + mail.file + ":\n" + mail.text);
   }
-  return std::nullopt;
+  return match[1].str();
+}
+
+// POST /auth/two-factor/resend for `id`, then the emailed code from `dir`
+// completes the login through /auth/two-factor/verify.
+void resendAndVerify(HttpClient& client, const Enabled& e, const std::string& id,
+                     const std::string& dir) {
+  E2E_ASSERT_STATUS(
+      200, client.post("/v1/auth/two-factor/resend", Json::object({{"two_factor_token", id}})));
+  const std::string code = mailedCode(dir, e.account.email);
+  assertLoggedIn(client,
+                 client.post("/v1/auth/two-factor/verify",
+                             Json::object({{"two_factor_token", id}, {"code", code}})),
+                 e.account, 3600);
 }
 
 }  // namespace
@@ -129,6 +123,7 @@ class TwoFactorE2eTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTwoFaChallengeVariant);
   CPPUNIT_TEST(testRecoveryCodeWorksOnce);
   CPPUNIT_TEST(testResendMailsACodeAndIsLimited);
+  CPPUNIT_TEST(testResendThroughSmtp);
   CPPUNIT_TEST(testFiveWrongCodesAnd404s);
   CPPUNIT_TEST(testExpiredChallengeAndStatus200);
   CPPUNIT_TEST(testDisableAndRegenerate);
@@ -213,28 +208,39 @@ class TwoFactorE2eTest : public CppUnit::TestFixture {
     E2E_ASSERT_ERROR(422, client.post("/v1/auth/two-factor/resend", Json::object()));
     E2E_ASSERT_ERROR(404, client.post("/v1/auth/two-factor/resend",
                                       Json::object({{"two_factor_token", "tfa_unknown"}})));
-    const HttpResult sent =
-        client.post("/v1/auth/two-factor/resend", Json::object({{"two_factor_token", id}}));
-    E2E_ASSERT_STATUS(200, sent);
-    // A second one within 30 s: 429 with Retry-After.
+    // The first resend mails a code that logs in (the outbox is written by
+    // the mailer's thread); a second one within 30 s: 429 with Retry-After.
+    const std::string again = challenge(client, e.account);
+    resendAndVerify(client, e, again, outboxOf(server()));
+    E2E_ASSERT_STATUS(
+        200, client.post("/v1/auth/two-factor/resend", Json::object({{"two_factor_token", id}})));
     const HttpResult soon =
         client.post("/v1/auth/two-factor/resend", Json::object({{"two_factor_token", id}}));
     E2E_ASSERT_ERROR(429, soon);
     const std::int64_t wait = headerInt(soon, "Retry-After");
     CPPUNIT_ASSERT(wait >= 1 && wait <= 30);
-    // The mail reaches the outbox (written by the mailer's thread).
-    std::optional<std::string> code;
-    CPPUNIT_ASSERT_MESSAGE("no sign-in mail in the outbox",
-                           waitUntil(
-                               [&] {
-                                 code = mailedCode(outbox(server()), e.account.email);
-                                 return code.has_value();
-                               },
-                               std::chrono::seconds(10)));
-    assertLoggedIn(client,
-                   client.post("/v1/auth/two-factor/verify",
-                               Json::object({{"two_factor_token", id}, {"code", *code}})),
-                   e.account, 3600);
+  }
+
+  // mail.smtp.host set: the code reaches a real SMTP server, over STARTTLS
+  // with AUTH, and nothing is written to the outbox.
+  void testResendThroughSmtp() {
+    using rapport::test::smtp::SmtpServer;
+    SmtpServer smtp(SmtpServer::Options().withRequiredStartTls().withAuth("mailer:s3cret-pass"));
+    ServerProcess::Settings settings = generousSettings();
+    settings["mail.smtp.host"] = "127.0.0.1";
+    settings["mail.smtp.port"] = std::to_string(smtp.port());
+    settings["mail.smtp.starttls"] = "required";
+    settings["mail.smtp.username"] = "mailer";
+    settings["mail.smtp.password"] = "s3cret-pass";
+    settings["mail.smtp.ca_file"] = SmtpServer::certificates().caFile;
+    ServerProcess smtpServer(settings);
+    HttpClient client(smtpServer.port());
+    const Enabled e = enable(client, "smtp");
+    resendAndVerify(client, e, challenge(client, e.account), smtp.maildir());
+    const auto received = smtp.waitForMessages(1);
+    CPPUNIT_ASSERT(received[0].tls);
+    CPPUNIT_ASSERT_EQUAL(std::string("mailer"), received[0].authUser);
+    CPPUNIT_ASSERT(rapport::test::smtp::readMailbox(outboxOf(smtpServer)).empty());
   }
 
   void testFiveWrongCodesAnd404s() {
