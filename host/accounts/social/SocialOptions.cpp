@@ -102,11 +102,9 @@ SocialOptions SocialOptions::fromConfig(const rapport::Config& config) {
     }
     o.providers.emplace(name, std::move(p));
   }
-  if (!o.providers.empty() && o.redirectAllowlist.empty()) {
-    throw std::invalid_argument(
-        "social.redirect_allowlist must list at least one redirect URI when a social login "
-        "provider is configured");
-  }
+  // An empty allow-list is not refused here: the redirect step then answers
+  // 422 on redirect_uri (decisions §5: a redirect_uri outside the list is a
+  // 422), and the rest of the server works.
   return o;
 }
 

@@ -87,13 +87,17 @@ const ProviderConfig& SocialRoutes::providerOf(const rapport::Request& req) cons
 
 rapport::Response SocialRoutes::redirect(const rapport::Request& req) {
   const ProviderConfig& provider = providerOf(req);
-  std::string redirectUri = options_.redirectAllowlist.front();
-  if (auto asked = req.queryParam("redirect_uri")) {
-    if (!options_.redirectAllowed(*asked)) {
-      throw rapport::Error::invalidField("redirect_uri", "The redirect uri is not allowed.");
-    }
-    redirectUri = *asked;
+  const std::optional<std::string> asked = req.queryParam("redirect_uri");
+  if (asked && !options_.redirectAllowed(*asked)) {
+    throw rapport::Error::invalidField("redirect_uri", "The redirect uri is not allowed.");
   }
+  if (!asked && options_.redirectAllowlist.empty()) {
+    throw rapport::Error::invalidField("redirect_uri",
+                                       "No redirect uri is allowed: the operator lists them in "
+                                       "social.redirect_allowlist.");
+  }
+  // Without the query, the first allowed URI (docs/social-login.md).
+  const std::string redirectUri = asked ? *asked : options_.redirectAllowlist.front();
   const std::string state = rapport::randomToken(kSecretBytes);
   const std::string verifier = newCodeVerifier();
   const std::int64_t now = ctx_.clock();

@@ -304,8 +304,6 @@ class SocialGuardTest : public CppUnit::TestFixture {
          "social.google.token_url must be an https URL (http only on a loopback address)"},
         {{{"social.github.emails_url", "ftp://127.0.0.1/emails"}},
          "social.github.emails_url must be an https URL"},
-        {{{"social.redirect_allowlist", ""}},
-         "social.redirect_allowlist must list at least one redirect URI"},
         {{{"social.microsoft.client_secret", ""}},
          "social.microsoft.client_id and social.microsoft.client_secret must be set together"},
         {{{"social.google.token_auth", "jwt"}}, "social.google.token_auth must be post or basic"},
@@ -326,6 +324,20 @@ class SocialGuardTest : public CppUnit::TestFixture {
     std::string output;
     CPPUNIT_ASSERT_EQUAL_MESSAGE(output, 0,
                                  ServerProcess::runToCompletion(settings, {"migrate"}, output));
+    // An empty allow-list starts; every redirect then answers 422 on
+    // redirect_uri, with or without the query.
+    settings = socialSettings();
+    settings["social.redirect_allowlist"] = "";
+    ServerProcess noList(settings);
+    HttpClient client(noList.port());
+    const Json none = E2E_ASSERT_ERROR(422, client.get("/v1/auth/social/google/redirect"));
+    CPPUNIT_ASSERT(fieldMessage(none, "redirect_uri").find("social.redirect_allowlist") !=
+                   std::string::npos);
+    const Json asked = E2E_ASSERT_ERROR(
+        422,
+        client.get("/v1/auth/social/google/redirect?redirect_uri=https%3A%2F%2Fapp.example%2Fcb"));
+    CPPUNIT_ASSERT_EQUAL(std::string("The redirect uri is not allowed."),
+                         fieldMessage(asked, "redirect_uri"));
   }
 };
 
