@@ -9,8 +9,8 @@
 #include <Poco/Net/SocketAddress.h>
 
 #include "e2e/social/SocialSuite.h"
-#include "e2e/webhooks/TestCa.h"
 #include "rapport/ids.h"
+#include "support/TestCa.h"
 
 using namespace rapport::e2e;
 using namespace rapport::e2e::social;

@@ -19,7 +19,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "e2e/webhooks/TestCa.h"
+#include "support/TestCa.h"
 #include "support/TestEnv.h"
 
 #ifndef RAPPORT_SOCIAL_IDP_DIR
@@ -29,8 +29,6 @@
 namespace rapport::e2e::social {
 
 namespace {
-
-using rapport::e2e::webhooks::TestCa;
 
 const char* const kProviders[] = {"google", "github", "microsoft"};
 
@@ -46,7 +44,7 @@ Poco::Net::Context::Ptr browserContext() {
     Poco::Net::Context::Params params;
     params.verificationMode = Poco::Net::Context::VERIFY_RELAXED;
     params.loadDefaultCAs = false;
-    params.caLocation = TestCa::instance().caFile();
+    params.caLocation = rapport::test::testCertificates().caFile;
     return Poco::Net::Context::Ptr(new Poco::Net::Context(Poco::Net::Context::CLIENT_USE, params));
   }();
   return context;
@@ -125,7 +123,7 @@ IdentityProvider& IdentityProvider::instance() {
 
 IdentityProvider::IdentityProvider() {
   dir_ = rapport::test::tempDirectory("idp");
-  const TestCa& ca = TestCa::instance();
+  const rapport::test::Certificates& ca = rapport::test::testCertificates();
   Json clients = Json::array();
   for (const char* provider : kProviders) {
     const bool basic = std::string(provider) == "microsoft";
@@ -136,25 +134,16 @@ IdentityProvider::IdentityProvider() {
          {"token_endpoint_auth_method", basic ? "client_secret_basic" : "client_secret_post"}}));
   }
   // A certificate the CA signed for another name.
-  const std::string wrongKey = dir_ + "/wrong.key";
-  const std::string wrongCert = dir_ + "/wrong.pem";
-  const std::string wrongExt = dir_ + "/wrong.ext";
-  std::ofstream(wrongExt) << "subjectAltName = DNS:wrong.example\n";
-  rapport::e2e::webhooks::runTool(
-      "openssl", {"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                  "-keyout", wrongKey, "-out", dir_ + "/wrong.csr", "-subj", "/CN=wrong.example"});
-  rapport::e2e::webhooks::runTool(
-      "openssl", {"x509", "-req", "-in", dir_ + "/wrong.csr", "-CA", ca.caFile(), "-CAkey",
-                  ca.dir() + "/ca.key", "-CAcreateserial", "-out", wrongCert, "-days", "2",
-                  "-extfile", wrongExt});
+  const rapport::test::Certificates wrong =
+      rapport::test::signedBySameCa(ca, "wrong-example", "DNS:wrong.example");
   const std::string ready = dir_ + "/ready.json";
   const std::string config = dir_ + "/idp.json";
   {
     std::ofstream out(config);
-    out << Json::object({{"cert", ca.certificateFile()},
-                         {"key", ca.keyFile()},
-                         {"wrongCert", wrongCert},
-                         {"wrongKey", wrongKey},
+    out << Json::object({{"cert", ca.certFile},
+                         {"key", ca.keyFile},
+                         {"wrongCert", wrong.certFile},
+                         {"wrongKey", wrong.keyFile},
                          {"ready", ready},
                          {"clients", clients}})
                .dump();
@@ -273,7 +262,7 @@ ServerProcess::Settings socialSettings(ServerProcess::Settings extra) {
   extra.emplace("social.github.userinfo_url", idp.url("/github/user"));
   extra.emplace("social.github.emails_url", idp.url("/github/user/emails"));
   extra.emplace("social.redirect_allowlist", std::string(kCallback) + ", " + kOtherCallback);
-  extra.emplace("social.ca_file", TestCa::instance().caFile());
+  extra.emplace("social.ca_file", rapport::test::testCertificates().caFile);
   extra.emplace("modules.enabled", "");
   return generousSettings(std::move(extra));
 }
@@ -342,7 +331,7 @@ HttpResult loginVariantB(HttpClient& client, const std::string& provider,
 }
 
 std::string opensslSha256(const std::string& text) {
-  const std::string output = rapport::e2e::webhooks::runTool("openssl", {"dgst", "-sha256"}, text);
+  const std::string output = rapport::test::runTool("openssl", {"dgst", "-sha256"}, text);
   std::string hex = output.substr(output.rfind("= ") + 2);
   while (!hex.empty() && (hex.back() == '\n' || hex.back() == '\r')) hex.pop_back();
   return hex;

@@ -20,7 +20,7 @@
 #include <map>
 #include <mutex>
 
-#include "e2e/webhooks/TestCa.h"
+#include "support/TestCa.h"
 
 namespace rapport::e2e::webhooks {
 
@@ -216,9 +216,9 @@ Poco::Net::Context::Ptr serverContext() {
     // process (OpenSSL writes with write(2), not send(MSG_NOSIGNAL)).
     std::signal(SIGPIPE, SIG_IGN);
   });
-  const TestCa& ca = TestCa::instance();
-  return new Poco::Net::Context(Poco::Net::Context::SERVER_USE, ca.keyFile(), ca.certificateFile(),
-                                "", Poco::Net::Context::VERIFY_NONE);
+  const rapport::test::Certificates& ca = rapport::test::testCertificates();
+  return new Poco::Net::Context(Poco::Net::Context::SERVER_USE, ca.keyFile, ca.certFile, "",
+                                Poco::Net::Context::VERIFY_NONE);
 }
 
 }  // namespace

@@ -17,12 +17,14 @@
 
 #include "e2e/companies/CrmApi.h"
 #include "e2e/webhooks/Receiver.h"
-#include "e2e/webhooks/TestCa.h"
+#include "support/TestCa.h"
 
 namespace rapport::e2e::webhooks {
 
 using namespace rapport::e2e::crm;
 using namespace std::chrono_literals;
+using rapport::test::opensslHmacSha256;
+using rapport::test::runTool;
 
 inline const std::string kAllModules = "contacts,companies,pipelines,deals,activities,webhooks";
 // The retry schedule of the delivery servers: 6 attempts, 1 s apart.
@@ -45,7 +47,7 @@ inline const std::string& secretsKey() {
 inline ServerProcess::Settings deliverySettings(ServerProcess::Settings extra = {}) {
   extra.emplace("modules.enabled", kAllModules);
   extra.emplace("webhooks.allow_private_targets", "true");
-  extra.emplace("webhooks.ca_file", TestCa::instance().caFile());
+  extra.emplace("webhooks.ca_file", rapport::test::testCertificates().caFile);
   extra.emplace("webhooks.timeout", std::to_string(kTimeout.count()));
   extra.emplace("webhooks.retry_schedule", kShortSchedule);
   extra.emplace("secrets.key", secretsKey());

@@ -34,53 +34,7 @@ std::string readText(const std::string& path) {
   return text.str();
 }
 
-// A CA and a certificate for 127.0.0.1 / localhost it signed, in `dir`.
-Certificates makeCertificates(const std::string& label,
-                              const std::string& names = "IP:127.0.0.1, DNS:localhost") {
-  const std::string dir = rapport::test::tempDirectory(label);
-  Certificates c{dir + "/ca.pem", dir + "/server.pem", dir + "/server.key"};
-  const std::string caKey = dir + "/ca.key";
-  const std::string request = dir + "/server.csr";
-  const std::string extensions = dir + "/server.ext";
-  {
-    std::ofstream ext(extensions);
-    ext << "subjectAltName = " << names
-        << "\n"
-           "basicConstraints = critical, CA:FALSE\n"
-           "keyUsage = critical, digitalSignature, keyEncipherment\n"
-           "extendedKeyUsage = serverAuth\n";
-  }
-  runProgram("openssl",
-             {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-              "-keyout", caKey, "-out", c.caFile, "-days", "2", "-subj",
-              "/CN=Rapport test SMTP CA " + label, "-addext", "basicConstraints=critical,CA:TRUE",
-              "-addext", "keyUsage=critical,keyCertSign,cRLSign"});
-  runProgram("openssl",
-             {"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-              "-keyout", c.keyFile, "-out", request, "-subj", "/CN=localhost"});
-  runProgram("openssl",
-             {"x509", "-req", "-in", request, "-CA", c.caFile, "-CAkey", caKey, "-CAcreateserial",
-              "-out", c.certFile, "-days", "2", "-extfile", extensions});
-  return c;
-}
-
 }  // namespace
-
-std::string runProgram(const std::string& program, const std::vector<std::string>& args) {
-  Poco::Pipe out;
-  Poco::ProcessHandle handle = Poco::Process::launch(
-      program, std::vector<std::string>(args.begin(), args.end()), nullptr, &out, &out);
-  Poco::PipeInputStream stream(out);
-  std::string output;
-  Poco::StreamCopier::copyToString(stream, output);
-  const int code = handle.wait();
-  if (code != 0) {
-    std::string command = program;
-    for (const auto& arg : args) command += " " + arg;
-    throw std::runtime_error(command + " exited with " + std::to_string(code) + ":\n" + output);
-  }
-  return output;
-}
 
 std::string SmtpServer::python() {
   return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
@@ -91,17 +45,17 @@ std::string SmtpServer::scriptPath() {
 }
 
 const Certificates& SmtpServer::certificates() {
-  static const Certificates c = makeCertificates("smtp-ca");
-  return c;
+  return rapport::test::testCertificates();
 }
 
 const Certificates& SmtpServer::untrustedCertificates() {
-  static const Certificates c = makeCertificates("smtp-untrusted-ca");
+  static const Certificates c = rapport::test::makeCertificates("smtp-untrusted-ca");
   return c;
 }
 
 const Certificates& SmtpServer::wrongNameCertificates() {
-  static const Certificates c = makeCertificates("smtp-wrong-name-ca", "DNS:mail.other.test");
+  static const Certificates c =
+      rapport::test::makeCertificates("smtp-wrong-name-ca", "DNS:mail.other.test");
   return c;
 }
 
@@ -111,7 +65,7 @@ ReceivedMail readMail(const std::string& emlPath) {
   mail.raw = readText(emlPath);
   const std::string script = rapport::test::sourceDir() + "/tests/support/smtp/read_mail.py";
   const rapport::Json parsed =
-      rapport::Json::parse(runProgram(SmtpServer::python(), {script, emlPath}));
+      rapport::Json::parse(rapport::test::runTool(SmtpServer::python(), {script, emlPath}));
   mail.from = parsed["from"].asString();
   mail.to = parsed["to"].asString();
   mail.subject = parsed["subject"].asString();

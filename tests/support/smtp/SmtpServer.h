@@ -21,15 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "support/TestCa.h"
+
 namespace rapport::test::smtp {
 
-// A throw-away CA and a server certificate it signed (subjectAltName
-// IP:127.0.0.1, DNS:localhost), made once per test process with `openssl`.
-struct Certificates {
-  std::string caFile;    // the CA certificate (PEM): mail.smtp.ca_file
-  std::string certFile;  // the server's certificate (PEM)
-  std::string keyFile;   // its private key (PEM)
-};
+// Certificates of a throw-away CA (support/TestCa.h).
+using rapport::test::Certificates;
 
 // One received message: the file, its envelope and the parts as Python's
 // `email` package reads them (headers decoded, parts decoded to text), an
@@ -135,9 +132,5 @@ class SmtpServer {
   int pid_ = -1;
   int port_ = 0;
 };
-
-// Runs `program` with `args` (no shell); returns standard output and error;
-// throws when it cannot start or exits non-zero.
-std::string runProgram(const std::string& program, const std::vector<std::string>& args);
 
 }  // namespace rapport::test::smtp

@@ -1,6 +1,5 @@
-#include "e2e/webhooks/TestCa.h"
+#include "support/TestCa.h"
 
-#include <Poco/Path.h>
 #include <Poco/Pipe.h>
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
@@ -12,7 +11,7 @@
 
 #include "support/TestEnv.h"
 
-namespace rapport::e2e::webhooks {
+namespace rapport::test {
 
 std::string runTool(const std::string& program, const std::vector<std::string>& args,
                     const std::string& input) {
@@ -50,37 +49,43 @@ std::string opensslHmacSha256(const std::string& key, const std::string& message
   return hex;
 }
 
-const TestCa& TestCa::instance() {
-  static const TestCa ca;
-  return ca;
-}
-
-TestCa::TestCa() {
-  dir_ = rapport::test::tempDirectory("test-ca");
-  caFile_ = dir_ + "/ca.pem";
-  certFile_ = dir_ + "/localhost.pem";
-  keyFile_ = dir_ + "/localhost.key";
-  const std::string caKey = dir_ + "/ca.key";
-  const std::string request = dir_ + "/localhost.csr";
-  const std::string extensions = dir_ + "/localhost.ext";
+Certificates signedBySameCa(const Certificates& ca, const std::string& name,
+                            const std::string& subjectAltName) {
+  const std::string dir = ca.caFile.substr(0, ca.caFile.rfind('/'));
+  Certificates c{ca.caFile, dir + "/" + name + ".pem", dir + "/" + name + ".key"};
+  const std::string request = dir + "/" + name + ".csr";
+  const std::string extensions = dir + "/" + name + ".ext";
   {
     std::ofstream ext(extensions);
-    ext << "subjectAltName = DNS:localhost, IP:127.0.0.1\n"
+    ext << "subjectAltName = " << subjectAltName
+        << "\n"
            "basicConstraints = critical, CA:FALSE\n"
            "keyUsage = critical, digitalSignature, keyEncipherment\n"
            "extendedKeyUsage = serverAuth\n";
   }
-  // The CA: a self-signed certificate allowed to sign others.
-  runTool("openssl",
-          {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-           "-keyout", caKey, "-out", caFile_, "-days", "2", "-subj",
-           "/CN=Rapport e2e throw-away CA", "-addext", "basicConstraints=critical,CA:TRUE",
-           "-addext", "keyUsage=critical,keyCertSign,cRLSign"});
-  // The receiver's key and certificate for localhost, signed by the CA.
   runTool("openssl", {"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                      "-keyout", keyFile_, "-out", request, "-subj", "/CN=localhost"});
-  runTool("openssl", {"x509", "-req", "-in", request, "-CA", caFile_, "-CAkey", caKey,
-                      "-CAcreateserial", "-out", certFile_, "-days", "2", "-extfile", extensions});
+                      "-keyout", c.keyFile, "-out", request, "-subj", "/CN=" + name});
+  runTool("openssl", {"x509", "-req", "-in", request, "-CA", ca.caFile, "-CAkey", dir + "/ca.key",
+                      "-CAcreateserial", "-out", c.certFile, "-days", "2", "-extfile", extensions});
+  return c;
 }
 
-}  // namespace rapport::e2e::webhooks
+Certificates makeCertificates(const std::string& label, const std::string& subjectAltName) {
+  const std::string dir = tempDirectory(label);
+  // The CA: a self-signed certificate allowed to sign others; its key stays
+  // beside it (ca.key) for signedBySameCa().
+  Certificates ca{dir + "/ca.pem", "", ""};
+  runTool("openssl",
+          {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+           "-keyout", dir + "/ca.key", "-out", ca.caFile, "-days", "2", "-subj",
+           "/CN=Rapport test CA " + label, "-addext", "basicConstraints=critical,CA:TRUE",
+           "-addext", "keyUsage=critical,keyCertSign,cRLSign"});
+  return signedBySameCa(ca, "server", subjectAltName);
+}
+
+const Certificates& testCertificates() {
+  static const Certificates c = makeCertificates("test-ca");
+  return c;
+}
+
+}  // namespace rapport::test
