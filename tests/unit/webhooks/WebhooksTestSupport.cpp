@@ -17,19 +17,9 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace webhooks_test {
+#include "support/TestCa.h"
 
-std::string runCommand(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run: " + command);
-  std::string out;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  const int status = pclose(pipe);
-  if (status != 0) throw std::runtime_error("failed (" + std::to_string(status) + "): " + command);
-  return out;
-}
+namespace webhooks_test {
 
 namespace {
 
@@ -39,38 +29,15 @@ struct PkiHolder {
     // Writes to a receiver that went away must fail, not end the test run.
     std::signal(SIGPIPE, SIG_IGN);
     Poco::Net::initializeSSL();
-    char pattern[] = "/tmp/rapport-webhooks-pki-XXXXXX";
-    const char* dir = mkdtemp(pattern);
-    if (dir == nullptr) throw std::runtime_error("mkdtemp failed");
-    pki.dir = dir;
-    const std::string d = pki.dir + "/";
-    const std::string ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes";
-    runCommand("openssl req -x509 " + ec + " -keyout " + d + "ca.key -out " + d +
-               "ca.pem -days 2 -subj '/CN=Rapport Test CA' -addext "
-               "'basicConstraints=critical,CA:TRUE' -addext "
-               "'keyUsage=critical,keyCertSign,cRLSign' 2>&1");
-    pki.caFile = d + "ca.pem";
-    auto leaf = [&](const std::string& name, const std::string& cn, const std::string& san) {
-      std::ofstream(d + name + ".ext") << "subjectAltName=" << san
-                                       << "\nbasicConstraints=CA:FALSE\n"
-                                          "keyUsage=critical,digitalSignature\n"
-                                          "extendedKeyUsage=serverAuth\n";
-      runCommand("openssl req " + ec + " -keyout " + d + name + ".key -out " + d + name +
-                 ".csr -subj '/CN=" + cn + "' 2>&1");
-      runCommand("openssl x509 -req -in " + d + name + ".csr -CA " + d + "ca.pem -CAkey " + d +
-                 "ca.key -CAcreateserial -days 2 -out " + d + name + ".pem -extfile " + d + name +
-                 ".ext 2>&1");
-    };
-    leaf("localhost", "localhost", "DNS:localhost,IP:127.0.0.1");
-    leaf("other", "other.example", "DNS:other.example");
-    pki.localhostCert = d + "localhost.pem";
-    pki.localhostKey = d + "localhost.key";
-    pki.otherCert = d + "other.pem";
-    pki.otherKey = d + "other.key";
-  }
-  ~PkiHolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(pki.dir, ignored);
+    const rapport::test::Certificates local = rapport::test::makeCertificates("webhooks-pki");
+    const rapport::test::Certificates other =
+        rapport::test::signedBySameCa(local, "other", "DNS:other.example");
+    pki.dir = std::filesystem::path(local.caFile).parent_path().string();
+    pki.caFile = local.caFile;
+    pki.localhostCert = local.certFile;
+    pki.localhostKey = local.keyFile;
+    pki.otherCert = other.certFile;
+    pki.otherKey = other.keyFile;
   }
 };
 
@@ -85,25 +52,8 @@ const TestPki& testPki() {
   return holder().pki;
 }
 
-std::string writeTempFile(const std::string& name, const std::string& content) {
-  const std::string path = testPki().dir + "/" + name;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
-  if (!out) throw std::runtime_error("cannot write " + path);
-  return path;
-}
-
 std::string opensslHmac(const std::string& key, const std::string& message) {
-  static std::mutex fileMutex;
-  std::lock_guard<std::mutex> lock(fileMutex);
-  const std::string file = writeTempFile("message.bin", message);
-  const std::string out = runCommand("openssl dgst -sha256 -hmac '" + key + "' " + file);
-  // "HMAC-SHA2-256(/tmp/.../message.bin)= 5d1c..."
-  const auto eq = out.rfind("= ");
-  if (eq == std::string::npos) throw std::runtime_error("unexpected openssl output: " + out);
-  std::string hex = out.substr(eq + 2);
-  while (!hex.empty() && (hex.back() == '\n' || hex.back() == '\r')) hex.pop_back();
-  return hex;
+  return rapport::test::opensslHmacSha256(key, message);
 }
 
 std::string Received::header(const std::string& name) const {

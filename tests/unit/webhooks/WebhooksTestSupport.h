@@ -21,11 +21,9 @@
 
 namespace webhooks_test {
 
-// Runs `command` through the shell; its standard output. Throws when it fails.
-std::string runCommand(const std::string& command);
-
-// Files of a temporary folder removed at exit: a CA, a server certificate for
-// "localhost" and 127.0.0.1, and one for "other.example", both signed by the CA.
+// Files of a temporary folder removed at exit (support/TestCa.h): a CA, a
+// server certificate for "localhost" and 127.0.0.1, and one for
+// "other.example", both signed by the CA.
 struct TestPki {
   std::string dir;
   std::string caFile;
@@ -37,9 +35,6 @@ const TestPki& testPki();
 // The hex HMAC-SHA256 of `message` under `key` computed by the
 // `openssl dgst -sha256 -hmac KEY` command (an implementation independent of ours).
 std::string opensslHmac(const std::string& key, const std::string& message);
-
-// A file in the PKI folder with `content`; its path.
-std::string writeTempFile(const std::string& name, const std::string& content);
 
 struct Received {
   std::string method;
