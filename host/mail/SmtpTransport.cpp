@@ -3,7 +3,6 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
-#include <openssl/x509v3.h>
 
 #include <Poco/Exception.h>
 #include <Poco/Net/Context.h>
@@ -22,6 +21,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "net/TlsClient.h"
+
 namespace rapport::host::mail {
 
 namespace {
@@ -39,16 +40,10 @@ int verifyCallback(int preverifyOk, X509_STORE_CTX* store) {
   return preverifyOk;
 }
 
+// net::clientTlsContext, with the chain error kept for the log line. The
+// name is checked after the handshake (checkPeerName).
 Poco::Net::Context::Ptr clientContext(const std::string& caFile) {
-  Poco::Net::Context::Params params;
-  params.verificationMode = Poco::Net::Context::VERIFY_RELAXED;
-  params.loadDefaultCAs = true;
-  params.caLocation = caFile;
-  params.cipherList = "DEFAULT";
-  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::CLIENT_USE, params);
-  context->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
-  // The name is checked below, for every host (Poco skips "localhost").
-  context->enableExtendedCertificateVerification(false);
+  Poco::Net::Context::Ptr context = net::clientTlsContext(caFile);
   SSL_CTX_set_verify(context->sslContext(), SSL_VERIFY_PEER, &verifyCallback);
   return context;
 }
@@ -134,14 +129,9 @@ std::vector<std::string> ehlo(Session& session, const std::string& name) {
 }
 
 void checkPeerName(Poco::Net::SecureStreamSocket& socket, const std::string& host) {
-  const Poco::Net::X509Certificate certificate = socket.peerCertificate();
-  X509* x509 = const_cast<X509*>(certificate.certificate());
-  Poco::Net::IPAddress literal;
-  const int matches = Poco::Net::IPAddress::tryParse(host, literal)
-                          ? X509_check_ip_asc(x509, host.c_str(), 0)
-                          : X509_check_host(x509, host.data(), host.size(),
-                                            X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS, nullptr);
-  if (matches != 1) throw std::runtime_error("TLS: certificate is not valid for " + host);
+  if (!net::certificateMatchesHost(socket.peerCertificate(), host)) {
+    throw std::runtime_error("TLS: certificate is not valid for " + host);
+  }
 }
 
 }  // namespace

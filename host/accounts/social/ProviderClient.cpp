@@ -1,8 +1,5 @@
 #include "accounts/social/ProviderClient.h"
 
-#include <openssl/x509.h>
-#include <openssl/x509v3.h>
-
 #include <Poco/Base64Encoder.h>
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPClientSession.h>
@@ -18,6 +15,7 @@
 
 #include "accounts/social/FormEncoding.h"
 #include "http/UrlCoding.h"
+#include "net/TlsClient.h"
 #include "rapport/json.h"
 #include "rapport/validation.h"
 
@@ -36,13 +34,9 @@ ProviderFailure rejected(const std::string& why) {
 }
 
 void verifyHostName(const Poco::Net::X509Certificate& certificate, const std::string& host) {
-  Poco::Net::IPAddress literal;
-  const bool isAddress = Poco::Net::IPAddress::tryParse(host, literal);
-  X509* x509 = const_cast<X509*>(certificate.certificate());
-  const int matches = isAddress ? X509_check_ip_asc(x509, host.c_str(), 0)
-                                : X509_check_host(x509, host.data(), host.size(),
-                                                  X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS, nullptr);
-  if (matches != 1) throw unavailable("TLS: certificate is not valid for " + host);
+  if (!net::certificateMatchesHost(certificate, host)) {
+    throw unavailable("TLS: certificate is not valid for " + host);
+  }
 }
 
 // An HTTPS session whose every connection (TCP, then the TLS handshake,
@@ -125,18 +119,7 @@ std::string base64(const std::string& bytes) {
 }  // namespace
 
 ProviderClient::ProviderClient(const std::string& caFile, std::chrono::seconds timeout)
-    : timeout_(timeout) {
-  Poco::Net::Context::Params params;
-  params.verificationMode = Poco::Net::Context::VERIFY_RELAXED;  // the chain must verify
-  params.loadDefaultCAs = true;
-  params.caLocation = caFile;
-  params.cipherList = "DEFAULT";
-  context_ = new Poco::Net::Context(Poco::Net::Context::CLIENT_USE, params);
-  context_->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
-  // Poco's own name check skips names that resolve to loopback; ours
-  // (verifyHostName) does not.
-  context_->enableExtendedCertificateVerification(false);
-}
+    : context_(net::clientTlsContext(caFile)), timeout_(timeout) {}
 
 ProviderClient::Answer ProviderClient::call(const std::string& method, const std::string& url,
                                             const HeaderList& headers, const std::string& body) {
