@@ -8,10 +8,16 @@
 # links only the SDK and refuses undefined symbols, and embeds its migration
 # files: MIGRATIONS/sqlite/NNNN_x.sql and MIGRATIONS/postgresql/NNNN_x.sql
 # (the same file names in both) become a header "<name>_migrations.gen.h"
-# declaring `rapport_generated::<name>::migrations()`.
+# declaring `rapport_generated::<name>::migrations()`. `cmake --install`
+# (component "modules") puts the module in RAPPORT_MODULES_INSTALL_DIR
+# (default <prefix>/lib/rapport/modules; point modules.dir there).
 
+include(GNUInstallDirs)
 if(NOT DEFINED RAPPORT_MODULES_OUTPUT_DIR)
   set(RAPPORT_MODULES_OUTPUT_DIR ${CMAKE_BINARY_DIR}/modules)
+endif()
+if(NOT DEFINED RAPPORT_MODULES_INSTALL_DIR)
+  set(RAPPORT_MODULES_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/rapport/modules)
 endif()
 
 # Embeds the per-dialect SQL files of DIR into a generated header for TARGET.
@@ -83,4 +89,5 @@ function(rapport_add_module NAME)
   if(ARG_MIGRATIONS)
     rapport_embed_migrations(${target} ${NAME} ${ARG_MIGRATIONS})
   endif()
+  install(TARGETS ${target} LIBRARY DESTINATION ${RAPPORT_MODULES_INSTALL_DIR} COMPONENT modules)
 endfunction()

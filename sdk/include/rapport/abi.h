@@ -13,7 +13,11 @@
 #include "rapport/module.h"
 
 // The version rule. A module built against MAJOR.N loads in a host of the
-// same MAJOR and a MINOR >= N; anything else is refused at start-up.
+// same MAJOR and a MINOR >= N; anything else is refused at start-up. The
+// same numbers are the SDK library's version (librapport_sdk.so.MAJOR.MINOR.0,
+// soname librapport_sdk.so.MAJOR) and the installed CMake package's
+// (find_package(RapportSdk MAJOR.MINOR), same major only): sdk/CMakeLists.txt
+// reads them from here.
 //   MAJOR: any change a module built before would misread: the layout of a
 //     type a module constructs, copies or reads by value (structs, classes
 //     with data members, std::function signatures, enums), a function's or
