@@ -1,13 +1,12 @@
 #include "accounts/twofactor/ChallengeRoutes.h"
 
-#include <openssl/rand.h>
-
 #include <cstdio>
 #include <stdexcept>
 #include <string_view>
 
 #include "accounts/CompanyStore.h"
 #include "accounts/TokenJson.h"
+#include "accounts/twofactor/CodeText.h"
 #include "accounts/twofactor/RecoveryCodes.h"
 #include "accounts/twofactor/Totp.h"
 #include "accounts/twofactor/TwoFactorStore.h"
@@ -46,30 +45,6 @@ long secondsUntil(std::int64_t later, std::int64_t now) {
 // database does not hold: a leaked row does not give the code away.
 std::string mailedCodeHash(const std::string& challengeId, const std::string& code) {
   return rapport::sha256Hex("resend:" + challengeId + ":" + code);
-}
-
-// Six uniformly random digits from the CSPRNG.
-std::string sixDigitCode() {
-  constexpr std::uint32_t kLimit = 4294000000U;  // largest multiple of 10^6 below 2^32
-  std::uint32_t value = 0;
-  do {
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(&value), sizeof value) != 1) {
-      throw std::runtime_error("RAND_bytes failed");
-    }
-  } while (value >= kLimit);
-  char text[8];
-  std::snprintf(text, sizeof text, "%06u", static_cast<unsigned>(value % 1000000U));
-  return text;
-}
-
-// Authenticator apps show "123 456": spaces inside a code are dropped.
-std::optional<std::string> withoutSpaces(const std::optional<std::string>& code) {
-  if (!code) return std::nullopt;
-  std::string out;
-  for (char c : *code) {
-    if (c != ' ') out.push_back(c);
-  }
-  return out;
 }
 
 rapport::Error challengeEnded(const store::ChallengeRow& row, std::int64_t now) {
@@ -289,7 +264,7 @@ rapport::Response ChallengeRoutes::resend(const rapport::Request& req) {
   const std::optional<UserRecord> user = users::findById(ctx_.db, challenge.userId);
   if (!user) throw rapport::Error::notFound(kNotFound);
   if (user->disabled) throw rapport::Error::forbidden("This account has been disabled.");
-  const std::string code = sixDigitCode();
+  const std::string code = randomCode("0123456789", 6);
   if (!store::storeResendCode(ctx_.db, idHash, mailedCodeHash(challengeId, code),
                               now + kResendCodeTtlSeconds * kMicrosPerSecond, now, now - interval,
                               kMaxChallengeFailures)) {

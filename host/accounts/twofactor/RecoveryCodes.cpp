@@ -1,10 +1,9 @@
 #include "accounts/twofactor/RecoveryCodes.h"
 
-#include <openssl/rand.h>
-
 #include <stdexcept>
 #include <string_view>
 
+#include "accounts/twofactor/CodeText.h"
 #include "rapport/ids.h"
 
 namespace rapport::host::accounts::twofactor {
@@ -14,27 +13,12 @@ namespace {
 // 31 characters: digits 2-9 and the letters without i, l and o.
 constexpr std::string_view kAlphabet = "23456789abcdefghjkmnpqrstuvwxyz";
 
-// One character per accepted byte; bytes at or above the largest multiple of
-// the alphabet size are drawn again so every character is equally likely.
-std::string randomChars(std::size_t count) {
-  const unsigned limit = 256 - 256 % kAlphabet.size();
-  std::string out;
-  unsigned char buffer[32];
-  while (out.size() < count) {
-    if (RAND_bytes(buffer, sizeof buffer) != 1) throw std::runtime_error("RAND_bytes failed");
-    for (unsigned char b : buffer) {
-      if (b < limit && out.size() < count) out.push_back(kAlphabet[b % kAlphabet.size()]);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> newRecoveryCodes() {
   std::vector<std::string> codes;
   for (int i = 0; i < kRecoveryCodeCount; ++i) {
-    const std::string chars = randomChars(kRecoveryCodeLength);
+    const std::string chars = randomCode(kAlphabet, kRecoveryCodeLength);
     codes.push_back(chars.substr(0, 5) + "-" + chars.substr(5));
   }
   return codes;

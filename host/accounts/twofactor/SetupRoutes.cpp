@@ -1,5 +1,6 @@
 #include "accounts/twofactor/SetupRoutes.h"
 
+#include "accounts/twofactor/CodeText.h"
 #include "accounts/twofactor/RecoveryCodes.h"
 #include "accounts/twofactor/Totp.h"
 #include "accounts/twofactor/TwoFactorStore.h"
@@ -20,15 +21,6 @@ struct StepTaken {};
 // Thrown inside confirm's transaction: a concurrent enable replaced the
 // pending secret the code was checked against.
 struct SecretReplaced {};
-
-std::optional<std::string> codeWithoutSpaces(const Field<std::string>& field) {
-  if (!field.value) return std::nullopt;
-  std::string out;
-  for (char c : *field.value) {
-    if (c != ' ') out.push_back(c);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -76,7 +68,7 @@ Json SetupRoutes::storeNewRecoveryCodes(Tx& tx, const std::string& userId, std::
 rapport::Response SetupRoutes::confirm(const rapport::Request& req) {
   Validator v(req.bodyObject());
   const std::optional<std::string> code =
-      codeWithoutSpaces(v.string("code", {.required = true, .max = 64}));
+      withoutSpaces(v.string("code", {.required = true, .max = 64}).value);
   v.check();
   const UserRecord user = currentUser(req);
   const std::optional<store::SecretRow> pending = store::findSecret(ctx_.db, user.id);
@@ -130,7 +122,7 @@ void SetupRoutes::requireConfirmation(const rapport::Request& req, const UserRec
   }
   // No password to confirm (social login): a current code or a recovery code.
   const std::optional<std::string> code =
-      codeWithoutSpaces(v.string("code", {.required = true, .max = 64}));
+      withoutSpaces(v.string("code", {.required = true, .max = 64}).value);
   v.check();
   const std::int64_t now = ctx_.clock();
   const std::optional<store::SecretRow> secret = store::findSecret(ctx_.db, user.id);
