@@ -2,9 +2,11 @@
 
 #include <stdexcept>
 
+#include "app/ModuleConfiguration.h"
 #include "app/ModuleRegistry.h"
 #include "events/EventRetention.h"
 #include "host_migrations.gen.h"
+#include "loader/SdkLibraryCheck.h"
 #include "log/Log.h"
 #include "storage/DatabaseUrl.h"
 
@@ -41,14 +43,12 @@ HttpOptions httpOptions(const Settings& s) {
   return o;
 }
 
-std::vector<std::filesystem::path> moduleDirs(const Settings& s, const std::string& exeDir) {
-  if (s.has("modules.dir")) return splitModuleDirs(s.get("modules.dir"));
-  return {std::filesystem::path(exeDir) / "modules"};
-}
-
 }  // namespace
 
 Server::Server(const Settings& settings, const std::string& executableDir) : settings_(settings) {
+  // The librapport_sdk.so the dynamic linker found must be the SDK this host
+  // was built against, before any module (or storage, which uses it) runs.
+  checkLoadedSdkLibrary();
   db_ = SqlDatabase::open(storageOptions(settings));
   db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
     events_.record(tx, type, data);
@@ -57,7 +57,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
 
   std::vector<std::string> enabled = splitList(settings.get("modules.enabled"));
   enabled_ = std::set<std::string>(enabled.begin(), enabled.end());
-  modules_ = ModuleLoader(moduleDirs(settings, executableDir)).load(enabled);
+  modules_ = ModuleLoader(moduleDirectories(settings, executableDir)).load(enabled);
+  declareModuleKeys(settings_, modules_);
 
   versions_ = std::make_unique<VersionPolicy>(settings);
   registerUtilityRoutes(router_, *versions_, [this] { return db_->ping(); });
@@ -102,11 +103,28 @@ void Server::setUpModule(rapport::Module& module, const std::string& name) {
 
 std::vector<AppliedMigration> Server::migrate() {
   auto applied = Migrator(*db_).apply(migrations_);
-  for (const auto& m : applied) log::info("migration applied", {{"owner", m.owner}, {"id", m.id}});
+  for (const auto& m : applied) {
+    // A squash on a database that has what it replaces is recorded, not run.
+    log::info(m.ran ? "migration applied" : "migration recorded, its replaced ones being applied",
+              {{"owner", m.owner}, {"id", m.id}});
+  }
   return applied;
 }
 
 void Server::start() {
+  startServing(true);
+}
+
+void Server::startWithoutListening() {
+  startServing(false);
+}
+
+RawResponse Server::handle(const RawRequest& request) const {
+  if (!pipeline_) throw std::logic_error("Server::handle before startWithoutListening");
+  return pipeline_->handle(request);
+}
+
+void Server::startServing(bool listen) {
   mail_->start();  // before anything that can send
   accounts_->start();
   accountsStarted_ = true;
@@ -131,13 +149,21 @@ void Server::start() {
         log::warn("serving before revocation notices are live");
       }
     }
-    http_ = std::make_unique<HttpServer>(httpOptions(settings_), router_, *tokens_, rateLimits_,
-                                         *versions_);
-    http_->start();
+    const HttpOptions http = httpOptions(settings_);
+    if (listen) {
+      http_ = std::make_unique<HttpServer>(http, router_, *tokens_, rateLimits_, *versions_);
+      http_->start();
+    } else {
+      pipeline_ =
+          std::make_unique<Pipeline>(router_, *tokens_, rateLimits_, *versions_,
+                                     PipelineOptions{.rateLimitRequests = http.rateLimitRequests,
+                                                     .rateLimitWindow = http.rateLimitWindow});
+    }
   } catch (...) {
     // The modules already started hold threads, connections or files: they
     // stop (in reverse) before the failure reaches the caller.
     http_.reset();
+    pipeline_.reset();
     if (revocations_) revocations_->stop();
     jobs_.stop();
     stopModules();
@@ -154,6 +180,7 @@ void Server::stop() {
     http_->stop();
     http_.reset();
   }
+  pipeline_.reset();
   if (revocations_) revocations_->stop();
   jobs_.stop();
   stopModules();

@@ -49,17 +49,33 @@ class Server {
   // or the server cannot listen, the modules already started are stopped
   // (in reverse) before the exception leaves.
   void start();
+  // start() without the HTTP listener, for the in-process test harness
+  // (sdk/testing): requests come in through handle() instead.
+  void startWithoutListening();
+  // Serves one request through the Pipeline the HTTP server would use, on
+  // the calling thread (any number at once). Between startWithoutListening()
+  // and stop() it never throws (a failure is its 500); std::logic_error
+  // outside that span.
+  RawResponse handle(const RawRequest& request) const;
   // Stops everything in reverse; safe to call twice.
   void stop();
   int port() const;
+  // The configuration with the enabled modules' keys declared (their
+  // defaults, environment overrides and unknown-key report included).
+  const Settings& settings() const { return settings_; }
+  Database& database() { return *db_; }
   const std::vector<LoadedModule>& modules() const { return modules_; }
 
  private:
   void setUpModule(rapport::Module& module, const std::string& name);
+  // start() with or without the HTTP listener.
+  void startServing(bool listen);
   // stop() of the started modules, last started first, then of accounts.
   void stopModules();
 
-  const Settings& settings_;
+  // A copy: the modules' declared configuration keys are added to it when
+  // they load (ModuleConfiguration.h); what every module's config() reads.
+  Settings settings_;
   std::unique_ptr<SqlDatabase> db_;
   // Declared before anything that holds module code, so it is destroyed last.
   std::vector<LoadedModule> modules_;
@@ -82,6 +98,7 @@ class Server {
   std::vector<std::unique_ptr<HostServices>> services_;
   std::vector<MigrationSet> migrations_;
   std::unique_ptr<HttpServer> http_;
+  std::unique_ptr<Pipeline> pipeline_;  // startWithoutListening() only
   bool accountsStarted_ = false;
   std::size_t modulesStarted_ = 0;  // modules_[0, modulesStarted_) have had start()
 };

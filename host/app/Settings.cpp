@@ -5,6 +5,7 @@
 #include <Poco/String.h>
 #include <Poco/Util/PropertyFileConfiguration.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <set>
@@ -107,13 +108,6 @@ std::vector<SettingInfo> buildKnown() {
       {"mail.smtp.timeout", "10", "seconds for the SMTP connect and each read or write"},
       {"mail.queue_size", "1000", "mails waiting to be sent at most (further ones are dropped)"},
       {"mail.from", "no-reply@localhost", "sender address"},
-      {"webhooks.retry_schedule", "0,60,300,1800,7200,21600", "seconds before each attempt"},
-      {"webhooks.timeout", "10", "seconds per delivery attempt"},
-      {"webhooks.allow_private_targets", "false", "allow loopback and private receivers"},
-      {"webhooks.ca_file", "", "extra trusted CA (PEM) for receivers"},
-      {"webhooks.workers", "4", "delivery worker threads per instance"},
-      {"webhooks.delivery_retention_days", "30",
-       "days finished deliveries stay listed before they are purged"},
       {"events.retention_days", "30", "days the event log keeps an event"},
       {"secrets.key", "", "base64 of 32 bytes sealing stored secrets (unset: secrets.key_file)"},
       {"secrets.key_file", "data/secret.key",
@@ -242,7 +236,48 @@ Settings Settings::load(const std::string& file, char** env) {
     }
     s.unknownEnv_.push_back(name);
   }
+  s.environment_ = std::move(environment);
   return s;
+}
+
+void Settings::declare(const std::vector<rapport::ConfigKey>& keys) {
+  for (const rapport::ConfigKey& key : keys) {
+    declared_.insert(key.name);
+    if (key.secret) secrets_.insert(key.name);
+    const std::string variable = environmentName(key.name);
+    if (auto it = environment_.find(variable); it != environment_.end()) {
+      values_[key.name] = it->second;
+      std::erase(unknownEnv_, variable);
+    }
+    // Unset and empty alike: the module's declared default (its one source).
+    if (get(key.name).empty() && !key.defaultValue.empty()) values_[key.name] = key.defaultValue;
+  }
+}
+
+bool Settings::isHostKey(const std::string& key) const {
+  static const std::set<std::string> table = [] {
+    std::set<std::string> keys;
+    for (const auto& info : known()) keys.insert(info.key);
+    return keys;
+  }();
+  if (table.count(key)) return true;
+  for (const std::string list : {"versions", "deprecations"}) {
+    if (key.rfind(list + ".", 0) != 0) continue;
+    for (const auto& name : splitList(get(list))) {
+      for (const auto& field : perNameKeys(list, name)) {
+        if (key == list + "." + name + "." + field) return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> Settings::unknownKeys() const {
+  std::vector<std::string> unknown;
+  for (const auto& [key, value] : values_) {
+    if (!isHostKey(key) && !isDeclared(key)) unknown.push_back(key);
+  }
+  return unknown;
 }
 
 bool Settings::has(const std::string& key) const {
@@ -283,7 +318,7 @@ bool Settings::getBool(const std::string& key, bool fallback) const {
 std::vector<std::pair<std::string, std::string>> Settings::effective() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [key, value] : values_) {
-    if (isSecretKey(key) && !value.empty()) {
+    if ((isSecretKey(key) || secrets_.count(key)) && !value.empty()) {
       out.emplace_back(key, "***");
     } else if (key == "database.url") {
       out.emplace_back(key, maskUrlPassword(value));

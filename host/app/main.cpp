@@ -2,7 +2,8 @@
 //
 //   rapportd [--config FILE]            serve (migrations are applied first)
 //   rapportd [--config FILE] migrate    apply migrations and exit
-//   rapportd --help                     options and every configuration key
+//   rapportd [--config FILE] --help     options and every configuration key, the
+//                                       enabled modules' keys under each module
 //   rapportd --print-config             effective configuration, secrets masked
 //
 // SIGTERM or SIGINT: stop accepting, finish requests in flight, stop the
@@ -18,6 +19,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/ConfigurationListing.h"
+#include "app/ModuleConfiguration.h"
 #include "app/Server.h"
 #include "app/Settings.h"
 #include "log/Log.h"
@@ -69,12 +72,9 @@ class RapportDaemon : public Poco::Util::ServerApplication {
       rapport::host::Settings settings = rapport::host::Settings::load(configFile(), environ);
       rapport::host::log::setLevel(rapport::host::log::parseLevel(settings.get("log.level")));
       if (printConfig_) {
-        for (const auto& [key, value] : settings.effective())
-          std::cout << key << " = " << value << "\n";
+        rapport::host::printEffectiveConfiguration(
+            std::cout, settings, rapport::host::summarizeEnabledModules(settings, executableDir()));
         return Application::EXIT_OK;
-      }
-      for (const auto& name : settings.unknownEnvironment()) {
-        rapport::host::log::warn("unknown configuration variable ignored", {{"name", name}});
       }
       return serve(settings, migrateOnly);
     } catch (const std::exception& e) {
@@ -85,8 +85,9 @@ class RapportDaemon : public Poco::Util::ServerApplication {
 
  private:
   int serve(const rapport::host::Settings& settings, bool migrateOnly) {
-    std::string exeDir = Poco::Path(commandPath()).makeAbsolute().parent().toString();
-    rapport::host::Server server(settings, exeDir);
+    rapport::host::Server server(settings, executableDir());
+    // Only now are the modules' keys known (declared when they loaded).
+    warnUnknownConfiguration(server.settings());
     auto applied = server.migrate();
     if (migrateOnly) {
       std::cout << "migrations applied: " << applied.size() << "\n";
@@ -102,6 +103,20 @@ class RapportDaemon : public Poco::Util::ServerApplication {
     server.stop();
     rapport::host::log::info("stopped");
     return Application::EXIT_OK;
+  }
+
+  std::string executableDir() const {
+    return Poco::Path(commandPath()).makeAbsolute().parent().toString();
+  }
+
+  // The unknown-key policy (Settings.h): a warning each, start-up goes on.
+  static void warnUnknownConfiguration(const rapport::host::Settings& settings) {
+    for (const auto& name : settings.unknownEnvironment()) {
+      rapport::host::log::warn("unknown configuration variable ignored", {{"name", name}});
+    }
+    for (const auto& key : settings.unknownKeys()) {
+      rapport::host::log::warn("unknown configuration key ignored", {{"key", key}});
+    }
   }
 
   std::string configFile() const {
@@ -123,10 +138,19 @@ class RapportDaemon : public Poco::Util::ServerApplication {
     help.setUsage("[OPTIONS] [migrate]");
     help.setHeader("Rapport: a multi-tenant CRM HTTP API server.");
     help.format(std::cout);
-    std::cout << "\nConfiguration keys (file, or environment RAPPORT_<KEY>):\n";
-    for (const auto& info : rapport::host::Settings::known()) {
-      std::cout << "  " << info.key << " = " << info.defaultValue << "\n      " << info.meaning
-                << "  [" << rapport::host::environmentName(info.key) << "]\n";
+    // The enabled modules' keys: from the configuration this command line
+    // names (or the defaults), when it can be read.
+    std::vector<rapport::host::ModuleSummary> modules;
+    std::string unreadable;
+    try {
+      modules = rapport::host::summarizeEnabledModules(
+          rapport::host::Settings::load(configFile(), environ), executableDir());
+    } catch (const std::exception& e) {
+      unreadable = e.what();
+    }
+    rapport::host::printKeyReference(std::cout, modules);
+    if (!unreadable.empty()) {
+      std::cout << "\nModules not listed: " << unreadable << "\n";
     }
   }
 

@@ -2,12 +2,13 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <exception>
 #include <set>
 #include <utility>
 
 #include "loader/DependencyOrder.h"
-#include "loader/StampCheck.h"
+#include "loader/ModuleFile.h"
 #include "rapport/abi.h"
 
 namespace rapport::host {
@@ -43,6 +44,20 @@ std::string dlopenReason(const std::filesystem::path& path, const std::error_cod
   return reason ? reason : ec.message();
 }
 
+// Every name valid, none twice (modules.enabled as the operator wrote it).
+void checkNames(const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    if (!validName(name)) {
+      throw ModuleLoadError("invalid module name '" + name +
+                            "' in modules.enabled (lowercase letters, digits and '_' only)");
+    }
+    if (!seen.insert(name).second) {
+      throw ModuleLoadError("duplicate module '" + name + "' in modules.enabled");
+    }
+  }
+}
+
 std::string describeCurrentException() {
   try {
     throw;
@@ -57,17 +72,24 @@ std::string describeCurrentException() {
 
 ModuleLoader::ModuleLoader(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
 
-std::vector<LoadedModule> ModuleLoader::load(const std::vector<std::string>& enabled) const {
-  std::set<std::string> seen;
-  for (const std::string& name : enabled) {
-    if (!validName(name)) {
-      throw ModuleLoadError("invalid module name '" + name +
-                            "' in modules.enabled (lowercase letters, digits and '_' only)");
-    }
-    if (!seen.insert(name).second) {
-      throw ModuleLoadError("duplicate module '" + name + "' in modules.enabled");
+std::vector<std::string> ModuleLoader::withDependencies(
+    const std::vector<std::string>& names) const {
+  checkNames(names);
+  std::vector<std::string> closure = names;
+  // closure grows while it is walked: each module is opened once.
+  for (std::size_t i = 0; i < closure.size(); ++i) {
+    const LoadedModule loaded = open(closure[i], locate(closure[i]));
+    for (const std::string& dependency : loaded.info.dependencies) {
+      if (std::find(closure.begin(), closure.end(), dependency) == closure.end()) {
+        closure.push_back(dependency);
+      }
     }
   }
+  return closure;
+}
+
+std::vector<LoadedModule> ModuleLoader::load(const std::vector<std::string>& enabled) const {
+  checkNames(enabled);
 
   std::vector<LoadedModule> opened;
   opened.reserve(enabled.size());
@@ -114,19 +136,16 @@ LoadedModule ModuleLoader::open(const std::string& name, const std::filesystem::
   loaded.file = path.string();
   const std::string prefix = "module file " + loaded.file + ": ";
 
-  std::error_code ec;
-  loaded.library.load(path, kLoadMode, ec);
-  if (ec) throw ModuleLoadError(prefix + "cannot load: " + dlopenReason(path, ec));
-
-  // The stamp is plain data: reading it runs none of the module's code.
-  if (!loaded.library.has(RAPPORT_MODULE_STAMP_SYMBOL)) {
-    throw ModuleLoadError(prefix + "not a Rapport module (no " RAPPORT_MODULE_STAMP_SYMBOL ")");
-  }
-  ModuleStamp stamp = checkStamp(
-      loaded.library.get<const rapport_module_stamp>(RAPPORT_MODULE_STAMP_SYMBOL), loaded.file);
+  // The stamp comes from the file: a refused module is never opened, so none
+  // of its code (static initialisers included) runs.
+  ModuleStamp stamp = readModuleStamp(path);
   if (stamp.name != name) {
     throw ModuleLoadError(prefix + "declares module '" + stamp.name + "', expected '" + name + "'");
   }
+
+  std::error_code ec;
+  loaded.library.load(path, kLoadMode, ec);
+  if (ec) throw ModuleLoadError(prefix + "cannot load: " + dlopenReason(path, ec));
   if (!loaded.library.has(RAPPORT_MODULE_CREATE_SYMBOL)) {
     throw ModuleLoadError(prefix + "not a Rapport module (no " RAPPORT_MODULE_CREATE_SYMBOL ")");
   }

@@ -1,5 +1,8 @@
 #include "loader/StampCheck.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <sstream>
 
 #include "loader/ModuleLoadError.h"
@@ -7,50 +10,92 @@
 namespace rapport::host {
 namespace {
 
-std::string describe(const rapport_module_stamp& s) {
-  std::ostringstream out;
-  out << s.abi_major << '.' << s.abi_minor << " (gcc " << s.compiler_major << ", cxx11 abi "
-      << s.cxx11_abi << ')';
-  return out.str();
+// The fields every stamp format keeps: magic, format, size, abi major, minor.
+constexpr std::size_t kStablePrefix = 5 * sizeof(std::uint32_t);
+
+template <std::size_t N>
+bool terminated(const char (&text)[N]) {
+  return std::memchr(text, '\0', N) != nullptr;
 }
 
-bool compatible(const rapport_module_stamp& module, const rapport_module_stamp& host) {
-  return module.abi_major == host.abi_major && module.abi_minor <= host.abi_minor &&
-         module.compiler_major == host.compiler_major && module.cxx11_abi == host.cxx11_abi;
+std::string version(const rapport_module_stamp& s) {
+  return std::to_string(s.abi_major) + '.' + std::to_string(s.abi_minor);
+}
+
+[[noreturn]] void notAModule(const std::string& file, const std::string& why) {
+  throw ModuleLoadError("module file " + file + ": not a Rapport module (" + why + ")");
 }
 
 }  // namespace
 
 rapport_module_stamp hostStamp() {
-  return {RAPPORT_MODULE_MAGIC,
-          RAPPORT_SDK_ABI_MAJOR,
-          RAPPORT_SDK_ABI_MINOR,
-          RAPPORT_COMPILER_MAJOR,
-          RAPPORT_CXX11_ABI,
-          "",
-          ""};
+  return RAPPORT_STAMP_INITIALIZER("", "");
+}
+
+std::string describeBuild(const rapport_module_stamp& s) {
+  const std::string library = s.cxx_library;
+  std::ostringstream out;
+  out << version(s) << " (" << s.compiler << ' ' << s.compiler_major << ", " << library
+      << (library == "libstdc++" ? " cxx11 abi " : " abi ") << s.cxx_library_abi << ", "
+      << (s.debug_containers ? "debug" : "release") << " containers)";
+  return out.str();
+}
+
+bool sameBuild(const rapport_module_stamp& a, const rapport_module_stamp& b) {
+  return std::strcmp(a.compiler, b.compiler) == 0 && a.compiler_major == b.compiler_major &&
+         std::strcmp(a.cxx_library, b.cxx_library) == 0 && a.cxx_library_abi == b.cxx_library_abi &&
+         a.debug_containers == b.debug_containers;
+}
+
+ModuleStamp checkStamp(std::span<const unsigned char> bytes, const std::string& file,
+                       const rapport_module_stamp& host) {
+  rapport_module_stamp stamp{};
+  if (bytes.size() < sizeof stamp.magic) notAModule(file, "bad stamp magic");
+  std::memcpy(&stamp, bytes.data(), std::min(bytes.size(), sizeof stamp));
+  if (stamp.magic != host.magic) notAModule(file, "bad stamp magic");
+  if (bytes.size() < kStablePrefix) {
+    notAModule(file, "damaged stamp: " + std::to_string(bytes.size()) + " bytes");
+  }
+  if (stamp.format != host.format) {
+    throw ModuleLoadError("module file " + file + ": SDK ABI mismatch: expected " + version(host) +
+                          " (stamp format " + std::to_string(host.format) + "), actual " +
+                          version(stamp) + " (stamp format " + std::to_string(stamp.format) + ")");
+  }
+  if (bytes.size() != sizeof stamp) {
+    notAModule(file, "damaged stamp: " + std::to_string(bytes.size()) + " bytes, format " +
+                         std::to_string(host.format) + " has " + std::to_string(sizeof stamp));
+  }
+  return checkStamp(stamp, file, host);
 }
 
 ModuleStamp checkStamp(const rapport_module_stamp& stamp, const std::string& file,
                        const rapport_module_stamp& host) {
-  const std::string prefix = "module file " + file + ": ";
-  if (stamp.magic != host.magic) {
-    throw ModuleLoadError(prefix + "not a Rapport module (bad stamp magic)");
+  if (stamp.magic != host.magic) notAModule(file, "bad stamp magic");
+  if (stamp.format != host.format || stamp.size != sizeof stamp) {
+    notAModule(file, "damaged stamp: format " + std::to_string(stamp.format) + ", size " +
+                         std::to_string(stamp.size));
   }
-  if (!compatible(stamp, host)) {
-    throw ModuleLoadError(prefix + "SDK ABI mismatch: expected " + describe(host) + ", actual " +
-                          describe(stamp));
+  if (!terminated(stamp.compiler) || !terminated(stamp.cxx_library) || !terminated(stamp.name) ||
+      !terminated(stamp.version)) {
+    notAModule(file, "damaged stamp: unterminated text");
   }
-  if (stamp.name == nullptr || *stamp.name == '\0') {
-    throw ModuleLoadError(prefix + "not a Rapport module (stamp has no name)");
+  const bool compatible = stamp.abi_major == host.abi_major && stamp.abi_minor <= host.abi_minor &&
+                          sameBuild(stamp, host);
+  if (!compatible) {
+    throw ModuleLoadError("module file " + file + ": SDK ABI mismatch: expected " +
+                          describeBuild(host) + ", actual " + describeBuild(stamp));
   }
+  if (stamp.name[0] == '\0') notAModule(file, "stamp has no name");
   ModuleStamp copy;
   copy.abiMajor = stamp.abi_major;
   copy.abiMinor = stamp.abi_minor;
+  copy.compiler = stamp.compiler;
   copy.compilerMajor = stamp.compiler_major;
-  copy.cxx11Abi = stamp.cxx11_abi;
+  copy.cxxLibrary = stamp.cxx_library;
+  copy.cxxLibraryAbi = stamp.cxx_library_abi;
+  copy.debugContainers = stamp.debug_containers != 0;
   copy.name = stamp.name;
-  copy.version = stamp.version ? stamp.version : "";
+  copy.version = stamp.version;
   return copy;
 }
 

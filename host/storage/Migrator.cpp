@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -53,20 +54,23 @@ void rollbackQuietly(Queryable& db) {
   }
 }
 
-// Runs one migration and its ledger row in one transaction. BEGIN IMMEDIATE
-// on SQLite takes the write lock first, so the ledger check inside it is
-// authoritative even when another process migrates the same file at once.
-// Returns false when someone else applied it meanwhile.
+// Runs one migration (unless `run` is false: a squash whose effect the
+// database already has) and its ledger row in one transaction. BEGIN
+// IMMEDIATE on SQLite takes the write lock first, so the ledger check inside
+// it is authoritative even when another process migrates the same file at
+// once. Returns false when someone else applied it meanwhile.
 bool runInTransaction(Queryable& db, const std::string& owner, const Migration& migration,
-                      const std::string& checksum) {
+                      const std::string& checksum, bool run) {
   db.exec(db.dialect() == Dialect::SQLite ? "BEGIN IMMEDIATE" : "BEGIN");
   try {
     if (recordedChecksum(db, owner, migration.id)) {
       db.exec("COMMIT");
       return false;
     }
-    for (const std::string& statement : splitSqlStatements(sqlFor(migration, db.dialect()))) {
-      db.exec(statement);
+    if (run) {
+      for (const std::string& statement : splitSqlStatements(sqlFor(migration, db.dialect()))) {
+        db.exec(statement);
+      }
     }
     db.exec("INSERT INTO schema_migrations (owner, id, checksum, applied_at) VALUES (?, ?, ?, ?)",
             {owner, migration.id, checksum, nowMicros()});
@@ -76,6 +80,42 @@ bool runInTransaction(Queryable& db, const std::string& owner, const Migration& 
     rollbackQuietly(db);
     throw std::runtime_error("migration " + owner + "/" + migration.id + " failed: " + e.what());
   }
+}
+
+// A set that replaces an id it still registers is the module's mistake:
+// which of the two should the database have? Checked before anything runs.
+void refuseReplacedStillPresent(const MigrationSet& set) {
+  std::set<std::string> ids;
+  for (const Migration& migration : set.migrations) ids.insert(migration.id);
+  for (const Migration& migration : set.migrations) {
+    for (const std::string& replaced : migration.replaces) {
+      if (ids.contains(replaced)) {
+        throw std::runtime_error("migration " + set.owner + "/" + migration.id + " replaces " +
+                                 replaced + ", which " + set.owner +
+                                 " still registers: delete the replaced migration");
+      }
+    }
+  }
+}
+
+// Whether to run a migration with `replaces` (none applied: a fresh
+// database) or only record it (all applied). Some but not all applied means
+// the database is between two releases: the squash cannot tell what it lacks.
+bool runsSquash(const Ledger& ledger, const std::string& owner, const Migration& migration) {
+  std::string missing;
+  std::size_t applied = 0;
+  for (const std::string& replaced : migration.replaces) {
+    if (ledger.contains({owner, replaced})) {
+      ++applied;
+    } else {
+      missing += (missing.empty() ? "" : ", ") + replaced;
+    }
+  }
+  if (applied == 0) return true;
+  if (missing.empty()) return false;
+  throw std::runtime_error("migration " + owner + "/" + migration.id +
+                           " replaces migrations of which this database has only some (missing: " +
+                           missing + "): upgrade through the release that still ships them first");
 }
 
 std::string changedWarning(const std::string& owner, const std::string& id) {
@@ -90,7 +130,17 @@ std::vector<AppliedMigration> Migrator::apply(const std::vector<MigrationSet>& s
   warnings_.clear();
   db_.withMigrationLock([&](Queryable& db) {
     db.exec(kCreateLedger);
+    for (const MigrationSet& set : sets) refuseReplacedStillPresent(set);
     const Ledger ledger = readLedger(db);
+    // Every squash decided (or refused) before anything runs.
+    std::map<std::pair<std::string, std::string>, bool> squashRuns;
+    for (const MigrationSet& set : sets) {
+      for (const Migration& migration : set.migrations) {
+        if (!migration.replaces.empty() && !ledger.contains({set.owner, migration.id})) {
+          squashRuns[{set.owner, migration.id}] = runsSquash(ledger, set.owner, migration);
+        }
+      }
+    }
     for (const MigrationSet& set : sets) {
       for (const Migration& migration : sortedById(set.migrations)) {
         const std::string checksum = sha256Hex(sqlFor(migration, db.dialect()));
@@ -100,8 +150,10 @@ std::vector<AppliedMigration> Migrator::apply(const std::vector<MigrationSet>& s
             warnings_.push_back(changedWarning(set.owner, migration.id));
           continue;
         }
-        if (runInTransaction(db, set.owner, migration, checksum)) {
-          appliedNow.push_back({set.owner, migration.id});
+        const auto squash = squashRuns.find({set.owner, migration.id});
+        const bool run = squash == squashRuns.end() || squash->second;
+        if (runInTransaction(db, set.owner, migration, checksum, run)) {
+          appliedNow.push_back({set.owner, migration.id, run});
         }
       }
     }
@@ -115,7 +167,7 @@ std::vector<AppliedMigration> Migrator::applied() {
     db.exec(kCreateLedger);
     const Result rows =
         db.query("SELECT owner, id FROM schema_migrations ORDER BY applied_at, owner, id");
-    for (const Row& row : rows) out.push_back({row.str("owner"), row.str("id")});
+    for (const Row& row : rows) out.push_back({row.str("owner"), row.str("id"), true});
   });
   return out;
 }

@@ -5,7 +5,9 @@
 // transaction with its ledger row. Several instances starting at once on
 // PostgreSQL serialise on an advisory lock, so each migration runs exactly
 // once. A recorded migration whose text changed is logged as a warning and
-// not run again.
+// not run again. A migration that replaces earlier ones (Migration::replaces,
+// a module's squash) runs on a fresh database and is only recorded on one
+// where the ids it replaces are applied (rapport/db.h).
 #pragma once
 
 #include <string>
@@ -24,14 +26,19 @@ struct MigrationSet {
 struct AppliedMigration {
   std::string owner;
   std::string id;
+  // False when it was recorded without running: the ids it replaces were
+  // already applied (only in apply()'s answer; applied() leaves it true).
+  bool ran = true;
 };
 
 class Migrator {
  public:
   explicit Migrator(SqlDatabase& db) : db_(db) {}
   // Applies every pending migration of every set, in the given set order and
-  // id order within a set. Returns what was applied now. Throws
-  // std::runtime_error naming owner and id when a statement fails.
+  // id order within a set. Returns what was applied (or, for a squash,
+  // recorded) now. Throws std::runtime_error naming owner and id when a
+  // statement fails, and before running anything when a set replaces an id
+  // it still holds or the ledger holds only some ids a migration replaces.
   std::vector<AppliedMigration> apply(const std::vector<MigrationSet>& sets);
   // Everything in the ledger.
   std::vector<AppliedMigration> applied();

@@ -8,9 +8,24 @@
 # links only the SDK and refuses undefined symbols, and embeds its migration
 # files: MIGRATIONS/sqlite/NNNN_x.sql and MIGRATIONS/postgresql/NNNN_x.sql
 # (the same file names in both) become a header "<name>_migrations.gen.h"
-# declaring `rapport_generated::<name>::migrations()`. `cmake --install`
+# declaring `rapport_generated::<name>::migrations()`; a file whose first line
+# is "-- replaces: 0001_a 0002_b" declares Migration::replaces (a squash,
+# rapport/db.h). `cmake --install`
 # (component "modules") puts the module in RAPPORT_MODULES_INSTALL_DIR
 # (default <prefix>/lib/rapport/modules; point modules.dir there).
+#
+#   rapport_add_module_test(NAME products SOURCES tests/ProductsTest.cpp
+#     MODULES products [LIBRARIES PkgConfig::CPPUNIT] [MODULE_DIRS <dirs>])
+#
+# builds an executable from SOURCES linked to Rapport::testing (the
+# in-process harness, rapport/testing.h) and LIBRARIES, and registers the
+# ctest test NAME. The test runs with RAPPORT_TEST_MODULE_DIRS set to the
+# output folders of the MODULES that are targets of this build (declared
+# with rapport_add_module before this call), then MODULE_DIRS (':'
+# separated), and builds after those modules. When neither gives a folder,
+# the variable is left as the environment has it. Set
+# RAPPORT_TEST_DATABASE_URL (postgresql://user@host:port/postgres) in the
+# environment to run the test on PostgreSQL; SQLite otherwise.
 
 include(GNUInstallDirs)
 if(NOT DEFINED RAPPORT_MODULES_OUTPUT_DIR)
@@ -39,8 +54,27 @@ function(rapport_embed_migrations TARGET NAME DIR)
     # An edited migration re-runs CMake, which rewrites the header: without
     # this only adding or removing a file would.
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sqlite_file} ${pg_file})
+    # A first line "-- replaces: 0001_a 0002_b" fills Migration::replaces (a
+    # squash, rapport/db.h); both dialects' files must say the same.
+    set(replaces "")
+    foreach(dialect_sql IN ITEMS sqlite_sql pg_sql)
+      set(found "")
+      if(${dialect_sql} MATCHES "^-- replaces:([^\n]*)")
+        string(STRIP "${CMAKE_MATCH_1}" found)
+        string(REGEX REPLACE "[ \t]+" ";" found "${found}")
+      endif()
+      if(dialect_sql STREQUAL "sqlite_sql")
+        set(replaces "${found}")
+      elseif(NOT "${found}" STREQUAL "${replaces}")
+        message(FATAL_ERROR "Migration ${file_name} of ${NAME}: the \"-- replaces:\" lines of its SQLite and PostgreSQL files differ")
+      endif()
+    endforeach()
+    set(replaces_init "")
+    foreach(replaced IN LISTS replaces)
+      string(APPEND replaces_init "\"${replaced}\", ")
+    endforeach()
     string(APPEND body "      {\"${migration_id}\", R\"rapport_sql(${sqlite_sql})rapport_sql\",\n"
-                       "       R\"rapport_sql(${pg_sql})rapport_sql\"},\n")
+                       "       R\"rapport_sql(${pg_sql})rapport_sql\", {${replaces_init}}},\n")
   endforeach()
   foreach(pg_file IN LISTS pg_files)
     get_filename_component(file_name ${pg_file} NAME)
@@ -90,4 +124,52 @@ function(rapport_add_module NAME)
     rapport_embed_migrations(${target} ${NAME} ${ARG_MIGRATIONS})
   endif()
   install(TARGETS ${target} LIBRARY DESTINATION ${RAPPORT_MODULES_INSTALL_DIR} COMPONENT modules)
+endfunction()
+
+# Where the harness finds MODULES (and MODULE_DIRS): sets <dirs_var> to the
+# ':'-joined folders (each module target's LIBRARY_OUTPUT_DIRECTORY, else its
+# $<TARGET_FILE_DIR>) and <targets_var> to the module targets of this build
+# among MODULES. Shared by rapport_add_module_test and
+# the in-tree rapport_add_test.
+function(rapport_module_test_inputs dirs_var targets_var)
+  cmake_parse_arguments(ARG "" "" "MODULES;MODULE_DIRS" ${ARGN})
+  set(dirs "")
+  set(targets "")
+  foreach(module IN LISTS ARG_MODULES)
+    if(TARGET rapport_${module})
+      # rapport_add_module sets the folder; a plain path can be deduplicated.
+      get_target_property(dir rapport_${module} LIBRARY_OUTPUT_DIRECTORY)
+      if(NOT dir)
+        set(dir "$<TARGET_FILE_DIR:rapport_${module}>")
+      endif()
+      list(APPEND dirs "${dir}")
+      list(APPEND targets rapport_${module})
+    endif()
+  endforeach()
+  list(APPEND dirs ${ARG_MODULE_DIRS})
+  list(REMOVE_DUPLICATES dirs)
+  string(JOIN ":" joined ${dirs})
+  set(${dirs_var} "${joined}" PARENT_SCOPE)
+  set(${targets_var} "${targets}" PARENT_SCOPE)
+endfunction()
+
+function(rapport_add_module_test)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;MODULES;LIBRARIES;MODULE_DIRS" ${ARGN})
+  if(NOT ARG_NAME OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "rapport_add_module_test: NAME and SOURCES are required")
+  endif()
+  if(NOT TARGET Rapport::testing)
+    message(FATAL_ERROR "rapport_add_module_test: the Rapport::testing target is missing")
+  endif()
+  string(MAKE_C_IDENTIFIER "rapport_test_${ARG_NAME}" exe)
+  add_executable(${exe} ${ARG_SOURCES})
+  target_link_libraries(${exe} PRIVATE Rapport::testing ${ARG_LIBRARIES})
+  rapport_module_test_inputs(dirs targets MODULES ${ARG_MODULES} MODULE_DIRS ${ARG_MODULE_DIRS})
+  if(targets)
+    add_dependencies(${exe} ${targets})
+  endif()
+  add_test(NAME ${ARG_NAME} COMMAND ${exe})
+  if(dirs)
+    set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "RAPPORT_TEST_MODULE_DIRS=${dirs}")
+  endif()
 endfunction()

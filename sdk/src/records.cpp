@@ -1,8 +1,8 @@
 // One record, read and locked: selectRecord and the lock clauses behind it
-// (query.h), and the clause of a record directory lookup (records.h).
+// (record_lookup.h), and the clause of a record directory lookup (records.h).
 #include "rapport/records.h"
 
-#include "rapport/query.h"
+#include "rapport/record_lookup.h"
 
 namespace rapport {
 namespace {

@@ -8,9 +8,17 @@
 #include <cppunit/TestRunner.h>
 #include <cppunit/extensions/TestFactoryRegistry.h>
 
+#include <cstdlib>
 #include <iostream>
 
+#include "support/TestEnv.h"
+
 int main(int argc, char** argv) {
+  // The in-process harness (rapport/testing.h) creates its databases on
+  // RAPPORT_TEST_DATABASE_URL: on the postgresql engine, the test server.
+  if (rapport::test::onPostgres() && !std::getenv("RAPPORT_TEST_DATABASE_URL")) {
+    setenv("RAPPORT_TEST_DATABASE_URL", rapport::test::postgresAdminUrl().c_str(), 0);
+  }
   CppUnit::TestResult controller;
   CppUnit::TestResultCollector result;
   controller.addListener(&result);

@@ -8,7 +8,7 @@
 #include "ActivitiesJson.h"
 #include "ActivitiesRoutes.h"
 #include "ActivitiesStore.h"
-#include "activities_migrations.gen.h"
+#include "ActivitiesTables.h"
 #include "rapport/sdk.h"
 
 namespace activities {
@@ -38,7 +38,7 @@ class ActivitiesModule final : public rapport::Module {
   void setup(rapport::Host& host, rapport::Registry& registry) override {
     routes_ = std::make_unique<ActivitiesRoutes>(host);
 
-    for (rapport::Migration& migration : rapport_generated::activities::migrations()) {
+    for (rapport::Migration& migration : activities::migrations()) {
       registry.migration(std::move(migration));
     }
     registry.eventType("crm.activity.created", "An activity was created.");

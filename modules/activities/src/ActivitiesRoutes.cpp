@@ -4,8 +4,8 @@
 #include "ActivitiesValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/time.h"
 
 namespace activities {

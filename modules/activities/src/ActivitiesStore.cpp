@@ -3,7 +3,10 @@
 // branch from rapport::addTextSearch).
 #include "ActivitiesStore.h"
 
-#include "rapport/query.h"
+#include "rapport/list.h"
+#include "rapport/record_lookup.h"
+#include "rapport/search.h"
+#include "rapport/where.h"
 
 namespace activities::store {
 namespace {

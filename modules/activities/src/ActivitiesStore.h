@@ -1,6 +1,7 @@
 // SQL of the activities module, and nothing else: every statement filters on
 // the tenant (company_id). Tables: activities, activity_counts (the row count)
-// and, on SQLite, activities_search (the full-text index); see migrations/.
+// and, on SQLite, activities_search (the full-text index); see migrations/
+// and ActivitiesTables.h (the count table is the SDK's listing table).
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,8 @@
 #include <string>
 
 #include "rapport/db.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/records.h"
 
 namespace activities {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "rapport/query.h"
+#include "rapport/request_rules.h"
 #include "rapport/time.h"
 
 namespace activities {

@@ -7,7 +7,7 @@
 #include "CompaniesJson.h"
 #include "CompaniesRoutes.h"
 #include "CompaniesStore.h"
-#include "companies_migrations.gen.h"
+#include "CompaniesTables.h"
 #include "rapport/sdk.h"
 
 namespace companies {
@@ -28,7 +28,7 @@ class CompaniesModule final : public rapport::Module {
   void setup(rapport::Host& host, rapport::Registry& registry) override {
     routes_ = std::make_unique<CompaniesRoutes>(host);
 
-    for (rapport::Migration& migration : rapport_generated::companies::migrations()) {
+    for (rapport::Migration& migration : companies::migrations()) {
       registry.migration(std::move(migration));
     }
     registry.eventType("crm.company.created", "A CRM company was created.");

@@ -4,8 +4,9 @@
 #include "CompaniesValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
+#include "rapport/request_rules.h"
 #include "rapport/time.h"
 
 namespace companies {

@@ -1,7 +1,8 @@
 // SQL of the companies module, and nothing else: every statement filters on
 // the tenant (company_id). Tables: crm_companies, crm_company_tags (the tag
-// filter) and, on SQLite, crm_companies_search (the full-text index); see
-// migrations/.
+// filter), crm_company_counts, crm_company_tag_counts and, on SQLite,
+// crm_companies_search (the full-text index); see migrations/ and
+// CompaniesTables.h (the tag and count tables are the SDK's listing tables).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,8 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/records.h"
 
 namespace companies {

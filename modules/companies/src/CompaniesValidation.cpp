@@ -1,7 +1,7 @@
 // Field rules of a CRM company (docs/modules/companies.md lists them).
 #include "CompaniesValidation.h"
 
-#include "rapport/query.h"
+#include "rapport/request_rules.h"
 
 namespace companies {
 

@@ -6,7 +6,7 @@
 #include "ContactsJson.h"
 #include "ContactsRoutes.h"
 #include "ContactsStore.h"
-#include "contacts_migrations.gen.h"
+#include "ContactsTables.h"
 #include "rapport/sdk.h"
 
 namespace contacts {
@@ -28,7 +28,7 @@ class ContactsModule final : public rapport::Module {
     const bool companiesEnabled = host.moduleEnabled("companies");
     routes_ = std::make_unique<ContactsRoutes>(host, companiesEnabled);
 
-    for (rapport::Migration& migration : rapport_generated::contacts::migrations()) {
+    for (rapport::Migration& migration : contacts::migrations()) {
       registry.migration(std::move(migration));
     }
     registry.eventType("crm.contact.created", "A contact was created.");

@@ -3,7 +3,11 @@
 // branch from rapport::addTextSearch).
 #include "ContactsStore.h"
 
-#include "rapport/query.h"
+#include "rapport/list.h"
+#include "rapport/record_lookup.h"
+#include "rapport/search.h"
+#include "rapport/tags.h"
+#include "rapport/where.h"
 
 namespace contacts::store {
 namespace {

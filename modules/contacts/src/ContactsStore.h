@@ -1,6 +1,8 @@
 // SQL of the contacts module, and nothing else: every statement filters on
-// the tenant (company_id). Tables: contacts, contact_tags (the tag filter) and,
-// on SQLite, contacts_search (the full-text index); see migrations/.
+// the tenant (company_id). Tables: contacts, contact_tags (the tag filter),
+// contact_counts, contact_tag_counts and, on SQLite, contacts_search (the
+// full-text index); see migrations/ and ContactsTables.h (the tag and count
+// tables are the SDK's listing tables).
 #pragma once
 
 #include <cstdint>
@@ -10,8 +12,8 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/records.h"
 
 namespace contacts {

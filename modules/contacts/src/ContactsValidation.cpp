@@ -1,7 +1,7 @@
 // Field rules of a contact (docs/modules/contacts.md lists them).
 #include "ContactsValidation.h"
 
-#include "rapport/query.h"
+#include "rapport/request_rules.h"
 
 namespace contacts {
 namespace {

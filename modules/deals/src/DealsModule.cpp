@@ -7,7 +7,7 @@
 #include "DealsJson.h"
 #include "DealsRoutes.h"
 #include "DealsStore.h"
-#include "deals_migrations.gen.h"
+#include "DealsTables.h"
 #include "rapport/sdk.h"
 
 namespace deals {
@@ -30,7 +30,7 @@ class DealsModule final : public rapport::Module {
                       .companies = host.moduleEnabled("companies")};
     routes_ = std::make_unique<DealsRoutes>(host, links);
 
-    for (rapport::Migration& migration : rapport_generated::deals::migrations()) {
+    for (rapport::Migration& migration : deals::migrations()) {
       registry.migration(std::move(migration));
     }
     registry.eventType("crm.deal.created", "A deal was created.");

@@ -3,8 +3,8 @@
 #include "DealsJson.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/time.h"
 
 namespace deals {

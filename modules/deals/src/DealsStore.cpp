@@ -3,7 +3,11 @@
 // branch from rapport::addTextSearch).
 #include "DealsStore.h"
 
-#include "rapport/query.h"
+#include "rapport/list.h"
+#include "rapport/record_lookup.h"
+#include "rapport/search.h"
+#include "rapport/tags.h"
+#include "rapport/where.h"
 
 namespace deals::store {
 namespace {
@@ -42,7 +46,7 @@ rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant, const D
 const std::map<std::string, std::string>& sortColumns() {
   // Titles sort without regard to case; deals without an expected close date
   // sort after every date (ascending). Each expression is an index's
-  // (migrations/*/0001_deals.sql).
+  // (migrations/*/0004_deals.sql).
   static const std::map<std::string, std::string> columns = {
       {"title", "lower(title)"},
       {"value", "value"},
@@ -120,7 +124,7 @@ void insert(Tx& tx, const std::string& id, const Deal& d, std::int64_t now) {
 
 void update(Tx& tx, const std::string& id, const Deal& d,
             const std::vector<std::string>& tagsBefore, std::int64_t now) {
-  // The totals' trigger (0003_deal_stage_totals.sql) follows status,
+  // The totals' trigger (0006_deal_stage_totals.sql) follows status,
   // pipeline_id, stage_id and value.
   tx.exec(
       "UPDATE deals SET title = ?, pipeline_id = ?, stage_id = ?, status = ?, value = ?, "

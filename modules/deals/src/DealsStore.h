@@ -1,7 +1,8 @@
 // SQL of the deals module, and nothing else: every statement filters on the
 // tenant (company_id). Tables: deals, deal_tags (the tag filter), deal_counts,
 // deal_tag_counts, deal_stage_totals (the pipelines' counters) and, on
-// SQLite, deals_search (the full-text index); see migrations/.
+// SQLite, deals_search (the full-text index); see migrations/ and
+// DealsTables.h (the tag and count tables are the SDK's listing tables).
 #pragma once
 
 #include <cstdint>
@@ -12,8 +13,8 @@
 
 #include "rapport/db.h"
 #include "rapport/json.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/records.h"
 
 namespace deals {

@@ -1,7 +1,7 @@
 // Field rules of a deal (docs/modules/deals.md lists them).
 #include "DealsValidation.h"
 
-#include "rapport/query.h"
+#include "rapport/request_rules.h"
 #include "rapport/time.h"
 
 namespace deals {

@@ -7,7 +7,7 @@
 #include "PipelinesJson.h"
 #include "PipelinesRoutes.h"
 #include "PipelinesStore.h"
-#include "pipelines_migrations.gen.h"
+#include "PipelinesTables.h"
 #include "rapport/sdk.h"
 
 namespace pipelines {
@@ -30,7 +30,7 @@ class PipelinesModule final : public rapport::Module {
   void setup(rapport::Host& host, rapport::Registry& registry) override {
     routes_ = std::make_unique<PipelinesRoutes>(host);
 
-    for (rapport::Migration& migration : rapport_generated::pipelines::migrations()) {
+    for (rapport::Migration& migration : pipelines::migrations()) {
       registry.migration(std::move(migration));
     }
 

@@ -4,6 +4,9 @@
 
 #include <unordered_map>
 
+#include "rapport/record_lookup.h"
+#include "rapport/where.h"
+
 namespace pipelines::store {
 namespace {
 

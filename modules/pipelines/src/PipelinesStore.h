@@ -1,7 +1,8 @@
 // SQL of the pipelines module, and nothing else: every statement filters on
 // the tenant (company_id). Tables: pipelines, pipeline_stages (position is the
 // API's `order`), pipeline_tenants (the per-tenant lock of the default rules)
-// and pipeline_counts (the list's total); see migrations/.
+// and pipeline_counts (the list's total); see migrations/ and
+// PipelinesTables.h (the count table is the SDK's listing table).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,8 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/list.h"
 #include "rapport/pagination.h"
-#include "rapport/query.h"
 #include "rapport/records.h"
 
 namespace pipelines {

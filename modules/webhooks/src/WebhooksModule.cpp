@@ -18,12 +18,7 @@
 namespace rapport::webhooks {
 namespace {
 
-// The defaults of the operator's keys (README, docs/modules/webhooks.md).
-const std::vector<std::string> kDefaultSchedule = {"0", "60", "300", "1800", "7200", "21600"};
-constexpr std::int64_t kDefaultTimeoutSeconds = 10;
-constexpr std::int64_t kDefaultWorkers = 4;
 constexpr std::int64_t kMaxWorkers = 64;
-constexpr std::int64_t kDefaultRetentionDays = 30;
 // A URL's host is resolved at registration for at most this long (or the
 // attempt time-out, when shorter); a name that does not answer in time passes.
 constexpr std::chrono::seconds kMaxResolveTime{5};
@@ -31,20 +26,31 @@ constexpr std::chrono::seconds kMaxResolveTime{5};
 class WebhooksModule final : public Module {
  public:
   ModuleInfo info() const override {
-    return {.name = "webhooks",
-            .version = "1.0.0",
-            .description = "Webhooks: signed, retried HTTPS deliveries of a company's events.",
-            .dependencies = {},
-            .optional = {}};
+    return {
+        .name = "webhooks",
+        .version = "1.0.0",
+        .description = "Webhooks: signed, retried HTTPS deliveries of a company's events.",
+        .dependencies = {},
+        .optional = {},
+        // The operator's keys, each default written here only (docs/modules/webhooks.md).
+        .configuration = {
+            {"webhooks.retry_schedule", "0,60,300,1800,7200,21600", "seconds before each attempt"},
+            {"webhooks.timeout", "10", "seconds per delivery attempt"},
+            {"webhooks.allow_private_targets", "false", "allow loopback and private receivers"},
+            {"webhooks.ca_file", "", "extra trusted CA (PEM) for receivers"},
+            {"webhooks.workers", "4", "delivery worker threads per instance"},
+            {"webhooks.delivery_retention_days", "30",
+             "days finished deliveries stay listed before they are purged"},
+        }};
   }
 
   void setup(Host& host, Registry& registry) override {
     host_ = &host;
     const Config& config = host.config();
-    const auto workers = static_cast<unsigned>(
-        config.getIntBetween("webhooks.workers", kDefaultWorkers, 1, kMaxWorkers));
-    const auto retentionDays = static_cast<int>(
-        config.getIntBetween("webhooks.delivery_retention_days", kDefaultRetentionDays, 1, 36500));
+    const auto workers =
+        static_cast<unsigned>(config.getIntBetween("webhooks.workers", 1, kMaxWorkers));
+    const auto retentionDays =
+        static_cast<int>(config.getIntBetween("webhooks.delivery_retention_days", 1, 36500));
 
     deliverer_ = std::make_unique<Deliverer>(host);
     routes_ = std::make_unique<WebhooksRoutes>(host, *deliverer_);
@@ -104,13 +110,12 @@ class WebhooksModule final : public Module {
   // value stops start-up with a message naming the key.
   void start() override {
     const Config& config = host_->config();
-    const std::chrono::seconds timeout(
-        config.getIntBetween("webhooks.timeout", kDefaultTimeoutSeconds, 1, 300));
-    const bool allowPrivate = config.getBool("webhooks.allow_private_targets", false);
-    DeliverySettings settings{.schedule = RetrySchedule::fromList(
-                                  config.getList("webhooks.retry_schedule", kDefaultSchedule)),
-                              .timeout = timeout,
-                              .sender = {}};
+    const std::chrono::seconds timeout(config.getIntBetween("webhooks.timeout", 1, 300));
+    const bool allowPrivate = config.getBool("webhooks.allow_private_targets");
+    DeliverySettings settings{
+        .schedule = RetrySchedule::fromList(config.getList("webhooks.retry_schedule")),
+        .timeout = timeout,
+        .sender = {}};
     settings.sender.timeout = timeout;
     settings.sender.caFile = config.getString("webhooks.ca_file", "");
     settings.sender.allowPrivateTargets = allowPrivate;

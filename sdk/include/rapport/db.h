@@ -28,6 +28,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -165,10 +166,38 @@ class RAPPORT_VISIBLE Database : public Queryable {
 // A file may hold several statements separated by ";" (the host splits them,
 // respecting quotes and $$ bodies). Migrations are applied in id order, once,
 // and recorded in the ledger table schema_migrations (module, id).
+//
+// Squashing: an applied migration is never edited (the ledger keeps its
+// checksum), so a module that wants to rewrite its history adds a migration
+// whose `replaces` names the earlier ids (of the same module) whose combined
+// effect it reproduces, and deletes their files. Give it a new id: it runs in
+// id order like any other (after the migrations it builds on). The host
+// then, per migration with `replaces`:
+//   - none of them in the ledger (a fresh database): runs it;
+//   - all of them in the ledger (an upgrade): records it as applied without
+//     running it (the database already has its effect);
+//   - only some of them: refuses to start, naming the missing ones (the
+//     database is between two releases: upgrade through the older one first).
+// An id that is both replaced and still registered by the module is refused
+// at start-up (the module's mistake). In a migration file, the first line
+// "-- replaces: 0001_contacts 0002_contact_counts" (the same ids in both
+// dialects' files, or configuration fails) fills it (rapport_add_module).
+//
+// Constructed by value by modules: a change of its members is an ABI major.
 struct Migration {
+  Migration() = default;
+  Migration(std::string id, std::string sqlite, std::string postgresql,
+            std::vector<std::string> replaces = {})
+      : id(std::move(id)),
+        sqlite(std::move(sqlite)),
+        postgresql(std::move(postgresql)),
+        replaces(std::move(replaces)) {}
+
   std::string id;  // "0001_contacts"
   std::string sqlite;
   std::string postgresql;
+  // Ids of earlier migrations of the same module this one reproduces (above).
+  std::vector<std::string> replaces;
 };
 
 }  // namespace rapport

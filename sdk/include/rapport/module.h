@@ -1,8 +1,10 @@
 // The module interface: what a module declares and how it registers itself.
 //
 // Lifecycle, in order (the host never unloads a module while serving):
-//   1. the host reads the module's ABI stamp (abi.h) and refuses a mismatch;
-//   2. it creates the module (rapport_module_create) and reads info();
+//   1. the host reads the module's ABI stamp (abi.h) from the file, without
+//      loading it, and refuses a mismatch: nothing of a refused module runs;
+//   2. it loads the library (its static initialisers run), creates the
+//      module (rapport_module_create) and reads info();
 //   3. in dependency order it calls setup(): the module keeps `host` and
 //      registers routes, migrations, event types, record types, reactions
 //      and jobs on `registry` (only during setup);
@@ -33,11 +35,18 @@
 namespace rapport {
 
 struct ModuleInfo {
-  std::string name;     // unique, lowercase: "contacts"
-  std::string version;  // the module's own version: "1.0.0"
-  std::string description;
-  std::vector<std::string> dependencies;  // modules that must be enabled (start-up fails otherwise)
-  std::vector<std::string> optional;      // modules used when enabled (set up first if present)
+  // Every member has a default, so a module's designated initializer names
+  // only what it has: {.name = "products", .version = "1.0.0", ...}.
+  std::string name = {};     // unique, lowercase: "contacts"
+  std::string version = {};  // the module's own version: "1.0.0"
+  std::string description = {};
+  std::vector<std::string> dependencies =
+      {};  // modules that must be enabled (start-up fails otherwise)
+  std::vector<std::string> optional = {};  // modules used when enabled (set up first if present)
+  // The configuration keys the module reads, each "<name>.<key>" with its
+  // default and description (config.h); empty when it reads none. Checked
+  // at load, listed by `rapportd --help` and `--print-config`.
+  std::vector<ConfigKey> configuration = {};
 };
 
 // Services the host lends a module for its whole life.

@@ -15,6 +15,7 @@
 #include "rapport/pagination.h"
 #include "rapport/query.h"
 #include "rapport/records.h"
+#include "rapport/resource.h"
 #include "rapport/roles.h"
 #include "rapport/secrets.h"
 #include "rapport/time.h"

@@ -4,7 +4,7 @@
 // test receiver needs (webhooks.allow_private_targets, webhooks.ca_file =
 // the TestCa, a 2 s time-out, a retry schedule of seconds "0,1,1,1,1,1"), a
 // fixed secrets.key (so a restart on the same database opens the sealed
-// secrets) and the generous rate limit. Receivers (Receiver.h) are made per
+// secrets) and the generous rate limit. Receivers (support/webhooks/Receiver.h) are made per
 // test; a webhook's URL is https://localhost:<port>/<path>.
 #pragma once
 
@@ -16,12 +16,15 @@
 #include <vector>
 
 #include "e2e/companies/CrmApi.h"
-#include "e2e/webhooks/Receiver.h"
 #include "support/TestCa.h"
+#include "support/webhooks/Receiver.h"
+#include "support/webhooks/Signature.h"
 
 namespace rapport::e2e::webhooks {
 
 using namespace rapport::e2e::crm;
+// Receiver, Answer, ReceivedRequest, parseSignature, signedWith (tests/support/webhooks).
+using namespace rapport::test::webhooks;
 using namespace std::chrono_literals;
 using rapport::test::opensslHmacSha256;
 using rapport::test::runTool;
@@ -202,40 +205,5 @@ inline std::string eventKey(const std::string& event, const Json& data) {
 #define WEBHOOKS_ASSERT_SAME_JSON(expected, actual)                                         \
   CPPUNIT_ASSERT_MESSAGE("expected " + (expected).dump() + "\n  actual " + (actual).dump(), \
                          ::rapport::e2e::webhooks::sameJson((expected), (actual)))
-
-// ---------------------------------------------------------------- signatures
-
-// t and v1 of an X-Service-Signature value "t=<unix>,v1=<hex>" (empty when
-// the value does not have exactly that shape).
-struct SignatureParts {
-  std::string t;
-  std::string v1;
-};
-
-inline SignatureParts parseSignature(const std::string& header) {
-  SignatureParts parts;
-  const auto comma = header.find(',');
-  if (header.rfind("t=", 0) != 0 || comma == std::string::npos) return {};
-  parts.t = header.substr(2, comma - 2);
-  const std::string rest = header.substr(comma + 1);
-  if (rest.rfind("v1=", 0) != 0) return {};
-  parts.v1 = rest.substr(3);
-  const auto digits = [](const std::string& text, const char* alphabet) {
-    return !text.empty() && text.find_first_not_of(alphabet) == std::string::npos;
-  };
-  if (!digits(parts.t, "0123456789") || !digits(parts.v1, "0123456789abcdef") ||
-      parts.v1.size() != 64) {
-    return {};
-  }
-  return parts;
-}
-
-// Whether `request` carries a v1 signature that `openssl dgst -hmac secret`
-// computes over "t.<raw body>".
-inline bool signedWith(const ReceivedRequest& request, const std::string& secret) {
-  const SignatureParts parts = parseSignature(request.header("X-Service-Signature"));
-  if (parts.t.empty()) return false;
-  return opensslHmacSha256(secret, parts.t + "." + request.body) == parts.v1;
-}
 
 }  // namespace rapport::e2e::webhooks

@@ -3,11 +3,14 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "loader/ModuleLoader.h"
+#include "loader/StampCheck.h"
 #include "rapport/abi.h"
 #include "support/TestEnv.h"
+#include "unit/loader/ElfBytes.h"
 
 using rapport::host::LoadedModule;
 using rapport::host::ModuleLoader;
@@ -40,10 +43,14 @@ std::string names(const std::vector<LoadedModule>& modules) {
   return text;
 }
 
-std::string abi(unsigned major, unsigned minor) {
-  return std::to_string(major) + "." + std::to_string(minor) + " (gcc " +
-         std::to_string(RAPPORT_COMPILER_MAJOR) + ", cxx11 abi " +
-         std::to_string(RAPPORT_CXX11_ABI) + ")";
+// "5.0 (gcc 12, libstdc++ cxx11 abi 1, release containers)" with this build's
+// values and the given version and container mode.
+std::string abi(unsigned major, unsigned minor, bool debug = false) {
+  rapport_module_stamp s = rapport::host::hostStamp();
+  s.abi_major = major;
+  s.abi_minor = minor;
+  s.debug_containers = debug;
+  return rapport::host::describeBuild(s);
 }
 
 }  // namespace
@@ -59,12 +66,17 @@ class ModuleLoaderTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testDuplicateInEnabled);
   CPPUNIT_TEST(testInvalidName);
   CPPUNIT_TEST(testCannotLoad);
+  CPPUNIT_TEST(testNotElf);
+  CPPUNIT_TEST(testDamagedElf);
   CPPUNIT_TEST(testNotAModule);
   CPPUNIT_TEST(testBadAbi);
+  CPPUNIT_TEST(testDebugContainersAreRefused);
+  CPPUNIT_TEST(testRefusedStampRunsNoModuleCode);
   CPPUNIT_TEST(testWrongName);
   CPPUNIT_TEST(testInfoNamesAnotherModule);
   CPPUNIT_TEST(testFactoryThrows);
   CPPUNIT_TEST(testMissingDependency);
+  CPPUNIT_TEST(testWithDependencies);
   CPPUNIT_TEST(testCycle);
   CPPUNIT_TEST(testRefusalReleasesModulesAlreadyOpened);
   CPPUNIT_TEST(testLoadingTwiceGivesIndependentModules);
@@ -136,21 +148,52 @@ class ModuleLoaderTest : public CppUnit::TestFixture {
                          refusal({"../probe"}));
   }
 
+  // A stamp the host accepts, in a file the dynamic linker refuses (built for
+  // another machine): the linker's own reason is reported.
   void testCannotLoad() {
     const std::filesystem::path dir = rapport::test::tempDirectory("loader");
-    const std::filesystem::path file = dir / "rapport_garbage.so";
-    std::ofstream(file) << "not an ELF file\n";
-    const std::string prefix = "module file " + file.string() + ": cannot load: ";
-    const std::string text = refusal({"garbage"}, {dir});
+    rapport::test::ElfBytes elf = rapport::test::ElfBytes::read(kDir + "/rapport_probe.so");
+    elf.header()->e_machine = elf.header()->e_machine == EM_AARCH64 ? EM_X86_64 : EM_AARCH64;
+    elf.write(dir / "rapport_probe.so");
+    const std::string prefix =
+        "module file " + (dir / "rapport_probe.so").string() + ": cannot load: ";
+    const std::string text = refusal({"probe"}, {dir});
     CPPUNIT_ASSERT_MESSAGE(text, text.rfind(prefix, 0) == 0);
     CPPUNIT_ASSERT_MESSAGE(text, text.size() > prefix.size());  // the dynamic linker's reason
     CPPUNIT_ASSERT_MESSAGE(text, text.find('\n') == std::string::npos);
   }
 
+  void testNotElf() {
+    const std::filesystem::path dir = rapport::test::tempDirectory("loader");
+    const std::filesystem::path file = dir / "rapport_garbage.so";
+    std::ofstream(file) << "not an ELF file\n";
+    CPPUNIT_ASSERT_EQUAL(
+        "module file " + file.string() + ": not a Rapport module (not an ELF shared object)",
+        refusal({"garbage"}, {dir}));
+    // A 32-bit object is not one this host can load either.
+    rapport::test::ElfBytes elf = rapport::test::ElfBytes::read(kDir + "/rapport_probe.so");
+    elf.header()->e_ident[EI_CLASS] = ELFCLASS32;
+    elf.write(dir / "rapport_probe.so");
+    CPPUNIT_ASSERT_EQUAL("module file " + (dir / "rapport_probe.so").string() +
+                             ": not a Rapport module (not an ELF shared object)",
+                         refusal({"probe"}, {dir}));
+  }
+
+  void testDamagedElf() {
+    const std::filesystem::path dir = rapport::test::tempDirectory("loader");
+    rapport::test::ElfBytes elf = rapport::test::ElfBytes::read(kDir + "/rapport_probe.so");
+    elf.bytes.resize(elf.bytes.size() / 2);
+    elf.write(dir / "rapport_probe.so");
+    CPPUNIT_ASSERT_EQUAL("module file " + (dir / "rapport_probe.so").string() +
+                             ": not a Rapport module (damaged ELF file: section headers out of "
+                             "bounds)",
+                         refusal({"probe"}, {dir}));
+  }
+
   void testNotAModule() {
     CPPUNIT_ASSERT_EQUAL("module file " + kDir +
                              "/rapport_not_a_module.so: not a Rapport module "
-                             "(no rapport_module_stamp)",
+                             "(no stamp section)",
                          refusal({"not_a_module"}));
   }
 
@@ -160,6 +203,32 @@ class ModuleLoaderTest : public CppUnit::TestFixture {
         "module file " + kDir + "/rapport_bad_abi.so: SDK ABI mismatch: expected " +
             abi(RAPPORT_SDK_ABI_MAJOR, RAPPORT_SDK_ABI_MINOR) + ", actual " + abi(99, 0),
         refusal({"bad_abi"}));
+  }
+
+  // debug_build is an ordinary module compiled with _GLIBCXX_DEBUG:
+  // RAPPORT_MODULE recorded it.
+  void testDebugContainersAreRefused() {
+    CPPUNIT_ASSERT_EQUAL("module file " + kDir + "/rapport_debug_build.so: SDK ABI mismatch: " +
+                             "expected " + abi(RAPPORT_SDK_ABI_MAJOR, RAPPORT_SDK_ABI_MINOR) +
+                             ", actual " + abi(RAPPORT_SDK_ABI_MAJOR, RAPPORT_SDK_ABI_MINOR, true),
+                         refusal({"debug_build"}));
+  }
+
+  // The stamp is read from the file: a refused module's static initialisers
+  // never run (they would leave a trace file), an accepted one's do.
+  void testRefusedStampRunsNoModuleCode() {
+    const std::filesystem::path traces = rapport::test::tempDirectory("traces");
+    ::setenv("RAPPORT_TEST_TRACE_DIR", traces.c_str(), 1);
+    const std::string badAbi = refusal({"bad_abi"});
+    const std::string debugBuild = refusal({"debug_build"});
+    auto traced = load({"traced"});
+    ::unsetenv("RAPPORT_TEST_TRACE_DIR");
+    CPPUNIT_ASSERT_MESSAGE(badAbi, badAbi.find("SDK ABI mismatch") != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(debugBuild, debugBuild.find("SDK ABI mismatch") != std::string::npos);
+    CPPUNIT_ASSERT(!std::filesystem::exists(traces / "bad_abi"));
+    CPPUNIT_ASSERT(!std::filesystem::exists(traces / "debug_build"));
+    CPPUNIT_ASSERT(std::filesystem::exists(traces / "traced"));  // the trace works
+    CPPUNIT_ASSERT_EQUAL(std::string("traced"), names(traced));
   }
 
   void testWrongName() {
@@ -190,6 +259,31 @@ class ModuleLoaderTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(
         std::string("module 'probe_dependent' requires module 'probe', which is not enabled"),
         refusal({"probe_dependent"}));
+  }
+
+  // What the test harness enables for "the module under test": the named
+  // modules, then their dependencies (never the optional ones).
+  void testWithDependencies() {
+    const ModuleLoader loader({kDir});
+    CPPUNIT_ASSERT(loader.withDependencies({"probe_dependent"}) ==
+                   std::vector<std::string>({"probe_dependent", "probe"}));
+    CPPUNIT_ASSERT(loader.withDependencies({"probe", "probe_dependent"}) ==
+                   std::vector<std::string>({"probe", "probe_dependent"}));
+    CPPUNIT_ASSERT(loader.withDependencies({}).empty());
+    try {
+      loader.withDependencies({"needs_missing"});
+      CPPUNIT_FAIL("a dependency found in no folder must be refused");
+    } catch (const rapport::host::ModuleLoadError& e) {
+      CPPUNIT_ASSERT_EQUAL(
+          std::string("module 'nonexistent' not found: no rapport_nonexistent.so in ") + kDir,
+          std::string(e.what()));
+    }
+    try {
+      loader.withDependencies({"Probe"});
+      CPPUNIT_FAIL("an invalid name must be refused");
+    } catch (const rapport::host::ModuleLoadError& e) {
+      CPPUNIT_ASSERT(std::string(e.what()).find("invalid module name 'Probe'") == 0);
+    }
   }
 
   void testCycle() {

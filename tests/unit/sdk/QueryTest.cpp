@@ -1,6 +1,6 @@
 // rapport/query.h: the SQL and parameters the shared list, search and tag
 // helpers produce on each engine, and the request rules they share. The SQL
-// itself runs on both engines in unit.crm (query plans) and the e2e suites.
+// itself runs on both engines in unit.contacts and unit.companies (query plans) and the e2e suites.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <memory>
@@ -71,6 +71,7 @@ class QueryTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testLikeContainsEscapes);
   CPPUNIT_TEST(testFtsPhraseQuotes);
   CPPUNIT_TEST(testWhereClauseAccumulates);
+  CPPUNIT_TEST(testWhereClauseIsAValue);
   CPPUNIT_TEST(testNarrowingHidesTheTenantIndexOnSqliteOnly);
   CPPUNIT_TEST(testTextSearchOnPostgresqlIsLike);
   CPPUNIT_TEST(testTextSearchOnSqliteUsesFts5FromThreeCharacters);
@@ -104,6 +105,35 @@ class QueryTest : public CppUnit::TestFixture {
     // Operators, wildcards and LIKE characters stay literal inside the phrase.
     CPPUNIT_ASSERT_EQUAL(std::string("\"a OR b* NEAR(c) 5%_\\\""),
                          rapport::ftsPhrase("a OR b* NEAR(c) 5%_\\"));
+  }
+
+  // Copies are independent (the state behind the pointer is copied, the sole
+  // set included); a move hands the state over.
+  void testWhereClauseIsAValue() {
+    WhereClause base(Dialect::SQLite, "comp_t");
+    rapport::addTagFilter(base, {"contact_tags", "contact_id", "contacts", "contact_tag_counts"},
+                          "VIP");
+    WhereClause copy(base);
+    copy.add("owner_id = ?", {"user_1"});
+    CPPUNIT_ASSERT(base.soleSet() != nullptr);
+    CPPUNIT_ASSERT(copy.soleSet() == nullptr);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip]"), show(base.params()));
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, comp_t, vip, user_1]"), show(copy.params()));
+
+    WhereClause assigned(Dialect::PostgreSQL, "comp_other");
+    assigned = base;
+    CPPUNIT_ASSERT_EQUAL(base.sql(), assigned.sql());
+    CPPUNIT_ASSERT(assigned.dialect() == Dialect::SQLite);
+    CPPUNIT_ASSERT(assigned.soleSet() != nullptr && assigned.soleSet() != base.soleSet());
+    CPPUNIT_ASSERT_EQUAL(std::string("contact_tag_counts"), assigned.soleSet()->countsTable);
+
+    const std::string sql = base.sql();
+    WhereClause moved(std::move(base));
+    CPPUNIT_ASSERT_EQUAL(sql, moved.sql());
+    CPPUNIT_ASSERT(moved.narrowed());
+    WhereClause target(Dialect::PostgreSQL, "comp_x");
+    target = std::move(moved);
+    CPPUNIT_ASSERT_EQUAL(std::string("+company_id = ?"), target.tenantCondition());
   }
 
   void testWhereClauseAccumulates() {

@@ -42,6 +42,34 @@ std::string names(const std::vector<AppliedMigration>& applied) {
   return out;
 }
 
+// The history a squash replaces: a table, then a column added to it.
+std::vector<Migration> history() {
+  return {portable("0001_t", "CREATE TABLE t (x BIGINT);"),
+          portable("0002_t_y", "ALTER TABLE t ADD COLUMN y TEXT;")};
+}
+
+// The squash of history(), and a later migration after it.
+std::vector<Migration> squashed() {
+  return {Migration("0003_t", "CREATE TABLE t (x BIGINT, y TEXT);",
+                    "CREATE TABLE t (x BIGINT, y TEXT);", {"0001_t", "0002_t_y"}),
+          portable("0004_t_z", "ALTER TABLE t ADD COLUMN z TEXT;")};
+}
+
+std::string ledgerIds(rapport::Database& db, const std::string& owner) {
+  std::string out;
+  for (const auto& row :
+       db.query("SELECT id FROM schema_migrations WHERE owner = ? ORDER BY id", {owner})) {
+    out += row.str("id") + " ";
+  }
+  return out;
+}
+
+std::string ranFlags(const std::vector<AppliedMigration>& applied) {
+  std::string out;
+  for (const auto& m : applied) out += m.id + (m.ran ? ":ran " : ":recorded ");
+  return out;
+}
+
 std::int64_t ledgerRows(rapport::Database& db) {
   return db.query("SELECT COUNT(*) AS n FROM schema_migrations").front().i64("n");
 }
@@ -56,6 +84,11 @@ class MigratorTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(failingMigrationRollsBackAndIsNamed);
   CPPUNIT_TEST(changedMigrationIsReportedNotRerun);
   CPPUNIT_TEST(concurrentInstancesApplyEachMigrationOnce);
+  CPPUNIT_TEST(squashRunsOnAFreshDatabase);
+  CPPUNIT_TEST(squashIsRecordedNotRunWhereItsReplacedIdsAreApplied);
+  CPPUNIT_TEST(squashIsRefusedWhereOnlySomeReplacedIdsAreApplied);
+  CPPUNIT_TEST(replacedIdStillPresentIsRefusedBeforeAnythingRuns);
+  CPPUNIT_TEST(replacesCountsOnlyTheSameOwner);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -181,6 +214,74 @@ class MigratorTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t{9}, appliedByFirst.size() + appliedBySecond.size());
     CPPUNIT_ASSERT_EQUAL(std::int64_t{9}, ledgerRows(*first));
     CPPUNIT_ASSERT_EQUAL(std::size_t{7}, first->query("SELECT id FROM notes").size());
+  }
+
+  void squashRunsOnAFreshDatabase() {
+    auto db = openDatabase();
+    const auto applied = Migrator(*db).apply({{"crm", squashed()}});
+    CPPUNIT_ASSERT_EQUAL(std::string("0003_t:ran 0004_t_z:ran "), ranFlags(applied));
+    db->exec("INSERT INTO t (x, y, z) VALUES (1, 'a', 'b')");
+    CPPUNIT_ASSERT_EQUAL(std::string("0003_t 0004_t_z "), ledgerIds(*db, "crm"));
+  }
+
+  void squashIsRecordedNotRunWhereItsReplacedIdsAreApplied() {
+    auto db = openDatabase();
+    Migrator(*db).apply({{"crm", history()}});
+    db->exec("INSERT INTO t (x, y) VALUES (1, 'kept')");
+    Migrator migrator(*db);
+    const auto applied = migrator.apply({{"crm", squashed()}});
+    // Run, 0003's CREATE TABLE would have failed: t exists.
+    CPPUNIT_ASSERT_EQUAL(std::string("0003_t:recorded 0004_t_z:ran "), ranFlags(applied));
+    CPPUNIT_ASSERT_EQUAL(std::string("0001_t 0002_t_y 0003_t 0004_t_z "), ledgerIds(*db, "crm"));
+    CPPUNIT_ASSERT_EQUAL(std::string("kept"), db->query("SELECT y FROM t").front().str("y"));
+    CPPUNIT_ASSERT(migrator.warnings().empty());
+    // Recorded with its own checksum: the next start is a no-op without warnings.
+    Migrator again(*db);
+    CPPUNIT_ASSERT(again.apply({{"crm", squashed()}}).empty());
+    CPPUNIT_ASSERT(again.warnings().empty());
+  }
+
+  // A database between two releases: the squash cannot know what it lacks.
+  void squashIsRefusedWhereOnlySomeReplacedIdsAreApplied() {
+    auto db = openDatabase();
+    Migrator(*db).apply({{"crm", {history()[0]}}});
+    try {
+      Migrator(*db).apply({{"crm", squashed()}});
+      CPPUNIT_FAIL("expected the partial history to be refused");
+    } catch (const std::runtime_error& e) {
+      CPPUNIT_ASSERT_EQUAL(
+          std::string("migration crm/0003_t replaces migrations of which this database has only "
+                      "some (missing: 0002_t_y): upgrade through the release that still ships "
+                      "them first"),
+          std::string(e.what()));
+    }
+    CPPUNIT_ASSERT_EQUAL(std::string("0001_t "), ledgerIds(*db, "crm"));
+  }
+
+  void replacedIdStillPresentIsRefusedBeforeAnythingRuns() {
+    auto db = openDatabase();
+    std::vector<Migration> both = squashed();
+    both.push_back(history()[1]);
+    try {
+      Migrator(*db).apply(
+          {{"host", {portable("0001_people", "CREATE TABLE people (id TEXT);")}}, {"crm", both}});
+      CPPUNIT_FAIL("expected a replaced id still registered to be refused");
+    } catch (const std::runtime_error& e) {
+      CPPUNIT_ASSERT_EQUAL(std::string("migration crm/0003_t replaces 0002_t_y, which crm still "
+                                       "registers: delete the replaced migration"),
+                           std::string(e.what()));
+    }
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, ledgerRows(*db));
+  }
+
+  // Another owner's 0001_t in the ledger is not this module's history.
+  void replacesCountsOnlyTheSameOwner() {
+    auto db = openDatabase();
+    Migrator(*db).apply({{"other",
+                          {portable("0001_t", "CREATE TABLE other_t (x BIGINT);"),
+                           portable("0002_t_y", "CREATE TABLE other_u (x BIGINT);")}}});
+    const auto applied = Migrator(*db).apply({{"crm", squashed()}});
+    CPPUNIT_ASSERT_EQUAL(std::string("0003_t:ran 0004_t_z:ran "), ranFlags(applied));
   }
 };
 

@@ -1,0 +1,240 @@
+// unit.contacts: the contacts list stays fast as data grows: every search and
+// filter runs on an index, on both engines (docs/modules/contacts.md). The
+// store's own SQL is run through the host's storage layer and each SELECT is
+// explained first (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL).
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ContactsStore.h"
+#include "ContactsTables.h"
+#include "rapport/ids.h"
+#include "rapport/time.h"
+#include "storage/Migrator.h"
+#include "storage/SqlDatabase.h"
+#include "support/QueryPlans.h"
+#include "support/TestEnv.h"
+
+namespace {
+
+using rapport::Dialect;
+using rapport::Params;
+using rapport::Queryable;
+using rapport::Result;
+using rapport::test::describe;
+using rapport::test::ExplainingQueryable;
+using rapport::test::has;
+using rapport::test::RecordingTx;
+using rapport::test::scansWholeTable;
+using rapport::test::where;
+
+const std::string kTenant = "comp_tenant";
+const std::string kOtherTenant = "comp_other";
+
+}  // namespace
+
+class ContactsSearchPlanTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(ContactsSearchPlanTest);
+  CPPUNIT_TEST(testContactSearchUsesTheTrigramIndex);
+  CPPUNIT_TEST(testShortContactSearchStaysInTheTenant);
+  CPPUNIT_TEST(testContactFiltersUseIndexes);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  // One database for the fixture: the modules' migrations and enough rows in
+  // two tenants that PostgreSQL's planner prefers indexes on its own.
+  static rapport::host::SqlDatabase& db() {
+    static std::unique_ptr<rapport::host::SqlDatabase> db = [] {
+      rapport::host::StorageOptions options;
+      options.url = rapport::test::freshDatabaseUrl("contacts");
+      auto opened = rapport::host::SqlDatabase::open(options);
+      rapport::host::Migrator(*opened).apply({{"contacts", contacts::migrations()}});
+      seed(*opened);
+      return opened;
+    }();
+    return *db;
+  }
+
+  static void seed(rapport::host::SqlDatabase& db) {
+    for (const std::string& tenant : {kTenant, kOtherTenant}) {
+      db.transaction(tenant, [&](rapport::Tx& tx) {
+        const std::int64_t now = rapport::nowMicros();
+        for (int i = 0; i < 1500; ++i) {
+          const std::string n = std::to_string(i);
+          contacts::store::insert(tx, rapport::newId("cont_"),
+                                  {.name = "Person " + n,
+                                   .email = "person" + n + "@" + tenant + ".example",
+                                   .phone = "+1 555 " + n,
+                                   .jobTitle = std::nullopt,
+                                   .crmCompanyId = "comp_c" + std::to_string(i % 50),
+                                   .ownerId = "user_u" + std::to_string(i % 10),
+                                   .tags = {"tag" + std::to_string(i % 100)},
+                                   .notes = std::nullopt},
+                                  now + i);
+        }
+      });
+    }
+    // Many more rows, half of them the tenant's, as in a database that has
+    // grown: only then does PostgreSQL's planner prefer the search index to
+    // reading the tenant's rows. They match none of the searches below.
+    const std::string numbers =
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) ";
+    const std::string tenantOf =
+        "CASE WHEN i % 2 = 0 THEN '" + kTenant + "' ELSE '" + kOtherTenant + "' END";
+    db.exec(numbers +
+            "INSERT INTO contacts (id, company_id, name, tags, created_at, updated_at) "
+            "SELECT 'cont_bulk' || i, " +
+            tenantOf + ", 'Bulk', '[]', i, i FROM n");
+    // What autovacuum does in a running database: planner statistics, and
+    // the GIN indexes' own (without them PostgreSQL guesses their cost high).
+    if (db.dialect() == Dialect::PostgreSQL) {
+      for (const char* table : {"contacts", "contact_tags"}) {
+        db.exec(std::string("VACUUM ANALYZE ") + table);
+      }
+    }
+  }
+
+  // Plans of the page and count queries of a contacts list; checks the result size.
+  static std::vector<std::string> contactPlans(const contacts::ContactFilter& filter,
+                                               std::int64_t expectedTotal) {
+    std::vector<std::string> plans;
+    explained([&](Queryable& db) {
+      ExplainingQueryable explaining(db);
+      const contacts::ContactPage page = contacts::store::list(
+          explaining, kTenant, filter, contacts::store::defaultSort(), {.page = 1, .perPage = 20});
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), expectedTotal, page.total);
+      plans = explaining.plans;
+    });
+    CPPUNIT_ASSERT_EQUAL(std::size_t(2), plans.size());
+    return plans;
+  }
+
+  // Runs `fn` in a transaction (the plans of a real request, on one session).
+  static void explained(const std::function<void(Queryable&)>& fn) {
+    db().transaction(kTenant, [&](rapport::Tx& tx) { fn(tx); });
+  }
+
+  static bool onSqlite() { return db().dialect() == Dialect::SQLite; }
+
+  static std::string explain(const std::string& sql, const Params& params) {
+    const char* explain = onSqlite() ? "EXPLAIN QUERY PLAN " : "EXPLAIN ";
+    std::string plan;
+    for (const rapport::Row& row : db().query(explain + sql, params)) {
+      plan += row.at(row.size() - 1).asString() + "\n";
+    }
+    return plan;
+  }
+
+  // A list filtered by one tag alone (plans: the page, then the count). The
+  // page takes its ids in order from the tag table's
+  // (company_id, tag_lower, created_at, id) index and looks only those
+  // records up by id; the count reads one row of the tag counts table.
+  static void assertLoneTagFilterUsesTheTagIndex(const std::vector<std::string>& plans,
+                                                 const std::string& records,
+                                                 const std::string& tags,
+                                                 const std::string& counts) {
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, plans.size());
+    const std::string& page = plans.front();
+    const std::string& count = plans.back();
+    CPPUNIT_ASSERT_MESSAGE(page, has(page, tags + "_ordered"));
+    CPPUNIT_ASSERT_MESSAGE(count, has(count, counts));
+    if (onSqlite()) {
+      CPPUNIT_ASSERT_MESSAGE(page,
+                             has(page, "SEARCH " + records + " USING INDEX sqlite_autoindex"));
+      CPPUNIT_ASSERT_MESSAGE(page, !scansWholeTable(page, records));
+      CPPUNIT_ASSERT_MESSAGE(count, has(count, "SEARCH " + counts + " USING INDEX"));
+      CPPUNIT_ASSERT_MESSAGE(count, !has(count, "SEARCH " + records + " "));
+      CPPUNIT_ASSERT_MESSAGE(count, !has(count, "SEARCH " + tags + " "));
+    } else {
+      CPPUNIT_ASSERT_MESSAGE(page, !has(page, "Seq Scan"));
+      CPPUNIT_ASSERT_MESSAGE(count, !has(count, "Seq Scan"));
+      // The planner picks a plain or a bitmap scan of the key by its
+      // statistics (autovacuum timing): either reads the counts by index.
+      CPPUNIT_ASSERT_MESSAGE(count, has(count, "Index Scan using " + counts + "_pkey") ||
+                                        has(count, "Bitmap Index Scan on " + counts + "_pkey"));
+      CPPUNIT_ASSERT_MESSAGE(count, !has(count, " on " + tags + " "));
+    }
+  }
+
+  void testContactSearchUsesTheTrigramIndex() {
+    // Only Person 123 has "person123@" in its e-mail.
+    for (const std::string& plan :
+         contactPlans(where(&contacts::ContactFilter::search, "PERSON123@"), 1)) {
+      if (onSqlite()) {
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_search VIRTUAL TABLE"));
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "USING INTEGER PRIMARY KEY (rowid=?)"));
+        CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
+      } else {
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "Bitmap Index Scan on contacts_search"));
+        CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "Seq Scan"));
+      }
+    }
+    contactPlans(where(&contacts::ContactFilter::search, "555 123"), 11);
+  }
+
+  void testShortContactSearchStaysInTheTenant() {
+    // Shorter than a trigram: SQLite scans the tenant's rows through the
+    // tenant index (documented); PostgreSQL decides with its statistics.
+    for (const std::string& plan :
+         contactPlans(where(&contacts::ContactFilter::search, "99"), 24)) {
+      if (onSqlite()) {
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "(company_id=?)"));
+        CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
+      }
+    }
+  }
+
+  void testContactFiltersUseIndexes() {
+    // Writing a contact's tags first deletes its tag rows: through the
+    // primary key (contact_id, tag_lower), not the tenant's tag rows.
+    std::vector<std::pair<std::string, Params>> deletes;
+    db().transaction(kTenant, [&](rapport::Tx& tx) {
+      RecordingTx recording(tx);
+      contacts::store::remove(recording, "cont_absent");
+      deletes = recording.deletes;
+    });
+    CPPUNIT_ASSERT(!deletes.empty());
+    // Explained as the SELECT of the same rows: the planner treats the WHERE
+    // alike, and EXPLAIN of a DELETE through Poco's SQLite binding leaves
+    // its statement open (the session's next COMMIT then fails).
+    const std::string& statement = deletes.front().first;
+    CPPUNIT_ASSERT_EQUAL(std::string("DELETE FROM "), statement.substr(0, 12));
+    const std::string plan =
+        explain("SELECT 1 FROM " + statement.substr(12), deletes.front().second);
+    if (onSqlite()) {
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "sqlite_autoindex_contact_tags_1 (contact_id=?)"));
+    } else {
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contact_tags_pkey"));
+    }
+    assertLoneTagFilterUsesTheTagIndex(
+        contactPlans(where(&contacts::ContactFilter::tag, "TAG7"), 15), "contacts", "contact_tags",
+        "contact_tag_counts");
+    for (const std::string& plan :
+         contactPlans(where(&contacts::ContactFilter::companyId, "comp_c7"), 30)) {
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_crm_company"));
+    }
+    for (const std::string& plan :
+         contactPlans(where(&contacts::ContactFilter::ownerId, "user_u3"), 150)) {
+      if (onSqlite()) CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
+    }
+    // The unfiltered total reads the tenant's row of contact_counts (kept by
+    // triggers), not the tenant's contacts.
+    {
+      const std::string plan = contactPlans({}, 11500).back();
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contact_counts"));
+      CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "contacts"));
+    }
+    // The default order walks the tenant's index instead of sorting.
+    if (onSqlite()) {
+      const std::string plan = contactPlans({}, 11500).front();
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_created (company_id=?)"));
+      CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "TEMP B-TREE"));
+    }
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(ContactsSearchPlanTest);

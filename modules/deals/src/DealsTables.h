@@ -1,0 +1,29 @@
+// What the deals module stores: its own migrations (migrations/: the deals
+// table and its indexes) and the listing tables the SDK generates from one
+// declaration (rapport/listing_tables.h). Registered by the module's setup;
+// also read by the tests that build its schema.
+#pragma once
+
+#include <vector>
+
+#include "deals_migrations.gen.h"
+#include "rapport/db.h"
+#include "rapport/listing_tables.h"
+
+namespace deals {
+
+// The listing tables of deals: deal_counts (the row count), deal_tags and deal_tag_counts (the tag
+// filter).
+inline const rapport::ListingTables kListingTables{.records = "deals", .recordColumn = "deal_id"};
+
+// The module's migrations (the host applies them in id order). The listing
+// tables' migration replaces the hand-written ones that created the same
+// tables before (Migration::replaces, rapport/db.h).
+inline std::vector<rapport::Migration> migrations() {
+  std::vector<rapport::Migration> out = rapport_generated::deals::migrations();
+  out.push_back(rapport::listingTablesMigration(kListingTables, "0005_deal_listing",
+                                                {"0001_deals", "0002_deal_tag_counts"}));
+  return out;
+}
+
+}  // namespace deals

@@ -1,0 +1,45 @@
+-- replaces: 0001_pipelines
+-- The squash of 0001_pipelines without its count table: that is the SDK's
+-- listing table (PipelinesTables.h, 0003_pipeline_listing).
+
+-- Pipelines of a tenant company and their ordered stages (docs/modules/pipelines.md).
+-- company_id is the tenant. deals_count and deals_value are not stored here:
+-- the deals module adds them as pipelines are shown (records augment).
+
+CREATE TABLE pipelines (
+  id TEXT PRIMARY KEY,
+  company_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  is_default BOOLEAN NOT NULL DEFAULT FALSE,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+-- At most one default pipeline per tenant, whatever the code does.
+CREATE UNIQUE INDEX pipelines_default ON pipelines (company_id) WHERE is_default;
+-- The default order (created_at desc, id desc), the other sorts, and the
+-- oldest pipeline (promoted when the default is deleted).
+CREATE INDEX pipelines_created ON pipelines (company_id, created_at, id);
+CREATE INDEX pipelines_updated ON pipelines (company_id, updated_at, id);
+CREATE INDEX pipelines_name ON pipelines (company_id, lower(name), id);
+
+-- Stages: position is the API's `order`, 1..n without gaps within a pipeline.
+CREATE TABLE pipeline_stages (
+  id TEXT PRIMARY KEY,
+  company_id TEXT NOT NULL,
+  pipeline_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  probability INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+-- The ordered stages of a pipeline (and of a page of pipelines); unique so
+-- two stages can never share a place.
+CREATE UNIQUE INDEX pipeline_stages_order ON pipeline_stages (company_id, pipeline_id, position);
+
+-- One row per tenant that ever had a pipeline: the writes that decide which
+-- pipeline is the default (create, PATCH is_default, delete) lock it first,
+-- so they take turns per tenant (two racing first creates: one default).
+CREATE TABLE pipeline_tenants (
+  company_id TEXT PRIMARY KEY
+);

@@ -1,0 +1,340 @@
+// The outbox's SQL (modules/webhooks/src/DeliveryStore.cpp) on both engines.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "DeliveryStore.h"
+#include "WebhookStore.h"
+#include "rapport/ids.h"
+#include "rapport/time.h"
+#include "storage/Migrator.h"
+#include "storage/SqlDatabase.h"
+#include "support/TestEnv.h"
+#include "webhooks_migrations.gen.h"
+
+namespace {
+
+using rapport::webhooks::AttemptRecord;
+using rapport::webhooks::ClaimedDelivery;
+using rapport::webhooks::NewDelivery;
+namespace delivery_store = rapport::webhooks::delivery_store;
+namespace webhook_store = rapport::webhooks::webhook_store;
+
+constexpr std::int64_t kSecond = 1000000;
+
+}  // namespace
+
+class DeliveryStoreTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(DeliveryStoreTest);
+  CPPUNIT_TEST(testClaimTakesDueDeliveriesOnly);
+  CPPUNIT_TEST(testResultIsWrittenOnlyUnderItsLease);
+  CPPUNIT_TEST(testPendingResultOfAnInactiveWebhookIsUnscheduled);
+  CPPUNIT_TEST(testManualRetryClaimsFailedDeliveriesOnly);
+  CPPUNIT_TEST(testConcurrentClaimsNeverTakeADeliveryTwice);
+  CPPUNIT_TEST(testPauseResumeAndDelete);
+  CPPUNIT_TEST(testPurgeAndAbandonedPings);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  static rapport::host::SqlDatabase& db() {
+    static std::unique_ptr<rapport::host::SqlDatabase> db = [] {
+      rapport::host::StorageOptions options;
+      options.url = rapport::test::freshDatabaseUrl("webhooks_core");
+      auto opened = rapport::host::SqlDatabase::open(options);
+      rapport::host::Migrator(*opened).apply(
+          {{"webhooks", rapport_generated::webhooks::migrations()}});
+      return opened;
+    }();
+    return *db;
+  }
+
+  // Each test works in a tenant of its own, and starts with no due delivery
+  // anywhere (the claims read across tenants).
+  void setUp() override {
+    tenant_ = rapport::newId("comp_");
+    db().exec("DELETE FROM webhook_deliveries");
+  }
+
+  std::string createWebhook(bool active = true) {
+    const std::string id = rapport::newId("whk_");
+    db().transaction(tenant_, [&](rapport::Tx& tx) {
+      webhook_store::insert(
+          tx, id,
+          {.url = "https://example.com/hook", .events = {"crm.contact.created"}, .active = active},
+          "sealed", rapport::nowMicros());
+    });
+    return id;
+  }
+
+  // A pending delivery; `next` none: unscheduled.
+  std::string addDelivery(const std::string& webhookId, std::optional<std::int64_t> next,
+                          std::optional<std::string> eventId = std::string("evt_log1")) {
+    NewDelivery d{.id = rapport::newId("whd_"),
+                  .webhookId = webhookId,
+                  .envelopeId = rapport::newId("evt_"),
+                  .event = eventId ? "crm.contact.created" : "webhook.ping",
+                  .eventId = eventId,
+                  .payload = "{}",
+                  .createdAt = rapport::nowMicros(),
+                  .nextAttemptAt = next,
+                  .lease = std::nullopt,
+                  .leaseUntil = std::nullopt};
+    db().transaction(tenant_, [&](rapport::Tx& tx) { delivery_store::insert(tx, d); });
+    return d.id;
+  }
+
+  void setColumns(const std::string& id, const std::string& assignments, rapport::Params params) {
+    params.emplace_back(tenant_);
+    params.emplace_back(id);
+    db().exec("UPDATE webhook_deliveries SET " + assignments + " WHERE company_id = ? AND id = ?",
+              params);
+  }
+
+  rapport::Row row(const std::string& id) {
+    return db()
+        .query(
+            "SELECT status, attempts, next_attempt_at, lease, lease_until, response_code "
+            "FROM webhook_deliveries WHERE company_id = ? AND id = ?",
+            {tenant_, id})
+        .front();
+  }
+
+  static std::vector<ClaimedDelivery> claim(std::int64_t now, const std::string& lease,
+                                            int limit = 16) {
+    return delivery_store::claimDue(db(), now, lease, now + 30 * kSecond, limit);
+  }
+
+  static std::set<std::string> idsOf(const std::vector<ClaimedDelivery>& claimed) {
+    std::set<std::string> ids;
+    for (const auto& d : claimed) ids.insert(d.id);
+    return ids;
+  }
+
+  static AttemptRecord failedAttempt(std::optional<std::int64_t> next) {
+    return {.status = next ? "pending" : "failed",
+            .responseCode = 500,
+            .responseBody = std::string("boom"),
+            .attemptedAt = rapport::nowMicros(),
+            .nextAttemptAt = next};
+  }
+
+  void testClaimTakesDueDeliveriesOnly() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string due = addDelivery(webhook, now - kSecond);
+    const std::string dueNow = addDelivery(webhook, now);
+    addDelivery(webhook, now + 60 * kSecond);  // later
+    addDelivery(webhook, std::nullopt);        // unscheduled (paused, manual)
+    const std::string held = addDelivery(webhook, now - kSecond);
+    setColumns(held, "lease = ?, lease_until = ?", {"other", now + 10 * kSecond});
+    const std::string expired = addDelivery(webhook, now - kSecond);
+    setColumns(expired, "lease = ?, lease_until = ?", {"dead", now - 1});
+    const std::string done = addDelivery(webhook, now - kSecond);
+    setColumns(done, "status = 'failed'", {});
+
+    CPPUNIT_ASSERT(delivery_store::anyDue(db(), now));
+    const auto claimed = claim(now, "mine");
+    CPPUNIT_ASSERT((idsOf(claimed) == std::set<std::string>{due, dueNow, expired}));
+    CPPUNIT_ASSERT(!delivery_store::anyDue(db(), now));
+    for (const auto& d : claimed) {
+      CPPUNIT_ASSERT_EQUAL(tenant_, d.companyId);
+      CPPUNIT_ASSERT_EQUAL(webhook, d.webhookId);
+      CPPUNIT_ASSERT_EQUAL(std::string("mine"), d.lease);
+      CPPUNIT_ASSERT_EQUAL(std::string("mine"), row(d.id).str("lease"));
+    }
+    // Held now: a second claim takes nothing.
+    CPPUNIT_ASSERT(claim(now, "again").empty());
+    // The limit holds, oldest due first.
+    setColumns(due, "lease = NULL, lease_until = NULL", {});
+    setColumns(dueNow, "lease = NULL, lease_until = NULL", {});
+    const auto one = claim(now, "one", 1);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), one.size());
+    CPPUNIT_ASSERT_EQUAL(due, one.front().id);
+  }
+
+  void testResultIsWrittenOnlyUnderItsLease() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string id = addDelivery(webhook, now);
+    auto claimed = claim(now, "first");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), claimed.size());
+    ClaimedDelivery stale = claimed.front();
+    stale.lease = "someone-else";
+    db().transaction("", [&](rapport::Tx& tx) {
+      CPPUNIT_ASSERT(!delivery_store::record(tx, stale, failedAttempt(now + kSecond)));
+    });
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(0), row(id).i64("attempts"));
+
+    const std::int64_t next = now + 60 * kSecond;
+    db().transaction("", [&](rapport::Tx& tx) {
+      const auto written = delivery_store::record(tx, claimed.front(), failedAttempt(next));
+      CPPUNIT_ASSERT(written);
+      CPPUNIT_ASSERT_EQUAL(std::string("pending"), written->str("status"));
+      CPPUNIT_ASSERT_EQUAL(std::int64_t(1), written->i64("attempts"));
+      CPPUNIT_ASSERT_EQUAL(std::int64_t(500), written->i64("response_code"));
+    });
+    const rapport::Row after = row(id);
+    CPPUNIT_ASSERT_EQUAL(next, after.i64("next_attempt_at"));
+    CPPUNIT_ASSERT(after.isNull("lease"));
+    CPPUNIT_ASSERT(after.isNull("lease_until"));
+    // Written once: the same lease cannot write twice.
+    db().transaction("", [&](rapport::Tx& tx) {
+      CPPUNIT_ASSERT(!delivery_store::record(tx, claimed.front(), failedAttempt(std::nullopt)));
+    });
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1), row(id).i64("attempts"));
+  }
+
+  void testPendingResultOfAnInactiveWebhookIsUnscheduled() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook(/*active=*/false);
+    const std::string id = addDelivery(webhook, now);
+    const auto claimed = claim(now, "lease");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), claimed.size());
+    db().transaction("", [&](rapport::Tx& tx) {
+      CPPUNIT_ASSERT(delivery_store::record(tx, claimed.front(), failedAttempt(now + kSecond)));
+    });
+    const rapport::Row after = row(id);
+    CPPUNIT_ASSERT_EQUAL(std::string("pending"), after.str("status"));
+    CPPUNIT_ASSERT(after.isNull("next_attempt_at"));
+  }
+
+  void testManualRetryClaimsFailedDeliveriesOnly() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string pending = addDelivery(webhook, std::nullopt);
+    const std::string failed = addDelivery(webhook, std::nullopt);
+    setColumns(failed, "status = 'failed', attempts = 6", {});
+    const std::string success = addDelivery(webhook, std::nullopt);
+    setColumns(success, "status = 'success', attempts = 1", {});
+    auto claimFailed = [&](const std::string& webhookId, const std::string& id,
+                           const std::string& lease) {
+      return delivery_store::claimFailed(db(), tenant_, webhookId, id, now, lease,
+                                         now + 30 * kSecond);
+    };
+    CPPUNIT_ASSERT(!claimFailed(webhook, pending, "a"));
+    CPPUNIT_ASSERT(!claimFailed(webhook, success, "a"));
+    CPPUNIT_ASSERT(!claimFailed(createWebhook(), failed, "a"));  // another webhook's
+    const auto claimed = claimFailed(webhook, failed, "a");
+    CPPUNIT_ASSERT(claimed);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(6), claimed->attempts);
+    // While held, a second retry cannot take it.
+    CPPUNIT_ASSERT(!claimFailed(webhook, failed, "b"));
+    CPPUNIT_ASSERT_EQUAL(std::string("failed"), row(failed).str("status"));
+    db().transaction("", [&](rapport::Tx& tx) {
+      AttemptRecord ok{.status = "success",
+                       .responseCode = 204,
+                       .responseBody = std::string(),
+                       .attemptedAt = now,
+                       .nextAttemptAt = std::nullopt};
+      const auto written = delivery_store::record(tx, *claimed, ok);
+      CPPUNIT_ASSERT(written);
+      CPPUNIT_ASSERT_EQUAL(std::int64_t(7), written->i64("attempts"));
+    });
+    CPPUNIT_ASSERT_EQUAL(std::string("success"), row(failed).str("status"));
+    CPPUNIT_ASSERT(row(failed).isNull("next_attempt_at"));
+  }
+
+  // Six claimers on their own threads (pooled sessions) drain 240 due
+  // deliveries: each is taken exactly once. On PostgreSQL concurrent claims
+  // really overlap (SKIP LOCKED decides); on SQLite they take turns.
+  void testConcurrentClaimsNeverTakeADeliveryTwice() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    std::set<std::string> all;
+    db().transaction(tenant_, [&](rapport::Tx& tx) {
+      for (int i = 0; i < 240; ++i) {
+        NewDelivery d{.id = rapport::newId("whd_"),
+                      .webhookId = webhook,
+                      .envelopeId = rapport::newId("evt_"),
+                      .event = "crm.contact.created",
+                      .eventId = "evt_log" + std::to_string(i + 1),
+                      .payload = "{}",
+                      .createdAt = now,
+                      .nextAttemptAt = now - i,
+                      .lease = std::nullopt,
+                      .leaseUntil = std::nullopt};
+        delivery_store::insert(tx, d);
+        all.insert(d.id);
+      }
+    });
+    std::mutex mutex;
+    std::vector<std::string> taken;
+    std::vector<std::thread> claimers;
+    for (int t = 0; t < 6; ++t) {
+      claimers.emplace_back([&, t] {
+        for (;;) {
+          const auto batch = claim(now, "claimer-" + std::to_string(t), 7);
+          if (batch.empty()) return;
+          std::lock_guard<std::mutex> lock(mutex);
+          for (const auto& d : batch) taken.push_back(d.id);
+        }
+      });
+    }
+    for (auto& claimer : claimers) claimer.join();
+    CPPUNIT_ASSERT_EQUAL(all.size(), taken.size());
+    CPPUNIT_ASSERT((std::set<std::string>(taken.begin(), taken.end()) == all));
+  }
+
+  void testPauseResumeAndDelete() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string pending = addDelivery(webhook, now + kSecond);
+    const std::string ping = addDelivery(webhook, std::nullopt, std::nullopt);
+    const std::string done = addDelivery(webhook, std::nullopt);
+    setColumns(done, "status = 'success'", {});
+    db().transaction(tenant_, [&](rapport::Tx& tx) { delivery_store::pause(tx, webhook); });
+    CPPUNIT_ASSERT(row(pending).isNull("next_attempt_at"));
+    db().transaction(tenant_, [&](rapport::Tx& tx) { delivery_store::resume(tx, webhook, now); });
+    CPPUNIT_ASSERT_EQUAL(now, row(pending).i64("next_attempt_at"));
+    CPPUNIT_ASSERT_MESSAGE("a ping is never scheduled", row(ping).isNull("next_attempt_at"));
+    CPPUNIT_ASSERT_MESSAGE("a finished delivery is never scheduled",
+                           row(done).isNull("next_attempt_at"));
+
+    db().transaction(tenant_, [&](rapport::Tx& tx) {
+      CPPUNIT_ASSERT(webhook_store::remove(tx, webhook));
+      delivery_store::removeOfWebhook(tx, webhook);
+    });
+    CPPUNIT_ASSERT(!webhook_store::find(db(), tenant_, webhook));
+    CPPUNIT_ASSERT(claim(now + kSecond, "after").empty());
+    CPPUNIT_ASSERT(
+        db().query("SELECT id FROM webhook_deliveries WHERE company_id = ?", {tenant_}).empty());
+  }
+
+  void testPurgeAndAbandonedPings() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string oldDone = addDelivery(webhook, std::nullopt);
+    setColumns(oldDone, "status = 'success', created_at = ?", {now - 40 * 86400 * kSecond});
+    const std::string oldPending = addDelivery(webhook, now + kSecond);
+    setColumns(oldPending, "created_at = ?", {now - 40 * 86400 * kSecond});
+    const std::string recentDone = addDelivery(webhook, std::nullopt);
+    setColumns(recentDone, "status = 'failed'", {});
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1),
+                         delivery_store::purgeFinished(db(), now - 30 * 86400 * kSecond, 100));
+    CPPUNIT_ASSERT(!delivery_store::find(db(), tenant_, webhook, oldDone));
+    CPPUNIT_ASSERT(delivery_store::find(db(), tenant_, webhook, oldPending));
+    CPPUNIT_ASSERT(delivery_store::find(db(), tenant_, webhook, recentDone));
+
+    const std::string livePing = addDelivery(webhook, std::nullopt, std::nullopt);
+    setColumns(livePing, "lease = 'p', lease_until = ?", {now + 10 * kSecond});
+    const std::string deadPing = addDelivery(webhook, std::nullopt, std::nullopt);
+    setColumns(deadPing, "lease = 'p', lease_until = ?", {now - 1});
+    const std::string paused = addDelivery(webhook, std::nullopt);
+    setColumns(paused, "lease = 'w', lease_until = ?", {now - 1});
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1), delivery_store::failAbandonedPings(db(), now));
+    CPPUNIT_ASSERT_EQUAL(std::string("failed"), row(deadPing).str("status"));
+    CPPUNIT_ASSERT_EQUAL(std::string("pending"), row(livePing).str("status"));
+    CPPUNIT_ASSERT_EQUAL(std::string("pending"), row(paused).str("status"));
+  }
+
+ private:
+  std::string tenant_;
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(DeliveryStoreTest);

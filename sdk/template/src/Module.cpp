@@ -1,0 +1,43 @@
+// starter: a Rapport module (rename it: README.md). It serves one resource,
+// /v1/starter/items: create, list (search, sort, pages), read, change,
+// delete, with the events starter.item.created|updated|deleted.
+// rapport/resource.h lists what a field can declare; migrations/ holds the
+// table, one file per engine, with a column per field.
+#include "rapport/resource.h"
+#include "rapport/sdk.h"
+#include "starter_migrations.gen.h"
+
+namespace {
+
+class StarterModule final : public rapport::Module {
+ public:
+  rapport::ModuleInfo info() const override {
+    return {.name = "starter",
+            .version = "0.1.0",
+            .description = "starter: items (a module made from the Rapport SDK template).",
+            .dependencies = {},
+            .optional = {}};
+  }
+
+  // Registration happens here only; the host applies the migrations after
+  // every module's setup, then starts the modules.
+  void setup(rapport::Host& host, rapport::Registry& registry) override {
+    for (rapport::Migration& migration : rapport_generated::starter::migrations()) {
+      registry.migration(std::move(migration));
+    }
+    rapport::Resource(
+        {.path = "/starter/items",
+         .table = "starter_items",
+         .recordType = "starter_item",
+         .idPrefix = "starter_",
+         .eventPrefix = "starter.item",
+         .noun = "Item",
+         .fields = {{.name = "name", .required = true, .searchable = true, .sortable = true},
+                    {.name = "notes", .maxLength = 10000}}})
+        .install(host, registry);
+  }
+};
+
+}  // namespace
+
+RAPPORT_MODULE(StarterModule, "starter", "0.1.0")
