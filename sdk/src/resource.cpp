@@ -130,11 +130,6 @@ Value valueOf(const Field<T>& read) {
   return read.value ? Value(*read.value) : Value();
 }
 
-bool isCurrencyCode(const std::string& code) {
-  return code.size() == 3 &&
-         std::all_of(code.begin(), code.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
-}
-
 // One field read by its kind's rule: whether the body had it, and its value
 // (null when sent as null, or when it broke the rule: the validator has the
 // message then).
@@ -167,14 +162,8 @@ Read readField(Validator& v, const ResourceField& field, bool required) {
       return readOf(v.boolean(name, required));
     case FieldKind::Date:
       return readOf(v.date(name, required));
-    case FieldKind::Currency: {
-      Field<std::string> read = v.string(name, {.required = required, .max = 255});
-      if (read.value && !isCurrencyCode(*read.value)) {
-        v.fail(name, "The " + name + " must be a 3-letter upper-case code.");
-        read.value.reset();
-      }
-      return readOf(read);
-    }
+    case FieldKind::Currency:
+      return readOf(v.currency(name, required));
   }
   return {};
 }

@@ -350,6 +350,15 @@ Field<std::vector<std::string>> Validator::tags(const std::string& field) {
   return out;
 }
 
+Field<std::string> Validator::currency(const std::string& field, bool required) {
+  Field<std::string> out = string(field, {.required = required, .max = 255});
+  if (out.value && !isCurrencyCode(*out.value)) {
+    fail(field, "The " + field + " must be a 3-letter upper-case code.");
+    out.value.reset();
+  }
+  return out;
+}
+
 Field<std::string> Validator::url(const std::string& field, bool required) {
   Field<std::string> out;
   const Json* value = presence(*this, field, lookup(field), required, out);
@@ -373,6 +382,11 @@ bool isValidEmail(std::string_view email) {
     return false;
   }
   return isValidLocalPart(email.substr(0, at)) && isValidDomain(email.substr(at + 1));
+}
+
+bool isCurrencyCode(std::string_view code) {
+  return code.size() == 3 &&
+         std::all_of(code.begin(), code.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
 bool isValidDate(std::string_view ymd) {

@@ -12,14 +12,6 @@ const char* const kContactsDisabled =
 const char* const kCompaniesDisabled =
     "The company_id field cannot be used: the companies module is not enabled.";
 
-bool isCurrencyCode(const std::string& code) {
-  if (code.size() != 3) return false;
-  for (char c : code) {
-    if (c < 'A' || c > 'Z') return false;
-  }
-  return true;
-}
-
 std::string today() {
   return rapport::isoDate(rapport::nowMicros());
 }
@@ -45,11 +37,7 @@ DealInput validateDeal(const rapport::Json& body, Mode mode, Links links) {
     if (v.present("status")) v.fail("status", "Use win, lose or reopen to change the status.");
   }
   in.value = v.integer("value", {.required = false, .min = 0, .max = kMaxValue});
-  in.currency = v.string("currency", {.required = false, .min = 0, .max = 255});
-  if (in.currency.value && !isCurrencyCode(*in.currency.value)) {
-    v.fail("currency", "The currency must be a 3-letter upper-case code.");
-    in.currency.value.reset();
-  }
+  in.currency = v.currency("currency");
   in.contactId = v.id("contact_id");
   in.companyId = v.id("company_id");
   in.ownerId = v.id("owner_id");

@@ -84,6 +84,8 @@
 //        constructors).
 //        resource.h: declarative CRUD resources (Resource, ResourceSpec,
 //        ResourceField, FieldKind).
+//        validation.h: Validator::currency and isCurrencyCode (deals and the
+//        resource's Currency fields share them).
 //        testing.h: the in-process harness (library librapport_testing.so,
 //        Rapport::testing): Harness, HarnessOptions, Client, Reply.
 #define RAPPORT_SDK_ABI_MAJOR 5

@@ -90,6 +90,9 @@ class RAPPORT_SDK_API Validator {
   Field<std::vector<std::string>> tags(const std::string& field);
   // An http or https URL.
   Field<std::string> url(const std::string& field, bool required = false);
+  // A currency as an ISO 4217 code: three upper-case letters ("EUR"); other
+  // text fails with "The <field> must be a 3-letter upper-case code.".
+  Field<std::string> currency(const std::string& field, bool required = false);
 
   bool present(const std::string& field) const;
   // Records a message of the caller's own (cross-field rules).
@@ -108,6 +111,8 @@ class RAPPORT_SDK_API Validator {
 // Shared checks, usable outside a Validator.
 RAPPORT_SDK_API bool isValidEmail(std::string_view email);
 RAPPORT_SDK_API bool isValidDate(std::string_view ymd);
+// Three upper-case ASCII letters (the shape of an ISO 4217 code).
+RAPPORT_SDK_API bool isCurrencyCode(std::string_view code);
 RAPPORT_SDK_API std::size_t utf8Length(std::string_view text);
 // True when `text` is well-formed UTF-8 (no overlong forms, no surrogates)
 // without NUL characters: what every text value stored or bound must be.

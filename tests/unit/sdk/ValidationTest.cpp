@@ -40,6 +40,7 @@ class ValidationTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTags);
   CPPUNIT_TEST(testTagLimits);
   CPPUNIT_TEST(testUrl);
+  CPPUNIT_TEST(testCurrency);
   CPPUNIT_TEST(testNulCharactersAreRefused);
   CPPUNIT_TEST(testCheck);
   CPPUNIT_TEST(testHelpers);
@@ -271,6 +272,28 @@ class ValidationTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("The c.1 must be between 1 and 50 characters."),
                          messages(v, "c.1"));
     CPPUNIT_ASSERT(v.tags("missing").value == std::nullopt);
+  }
+
+  // Deals' currency and a resource's Currency field share this rule.
+  void testCurrency() {
+    const Json body = Json::parse(
+        R"({"a": "EUR", "b": "eur", "c": "EURO", "d": "E1R", "e": "", "f": null, "g": 5})");
+    Validator v(body);
+    CPPUNIT_ASSERT_EQUAL(std::string("EUR"), *v.currency("a").value);
+    for (const char* field : {"b", "c", "d"}) {
+      CPPUNIT_ASSERT_MESSAGE(field, !v.currency(field).value);
+      CPPUNIT_ASSERT_EQUAL("The " + std::string(field) + " must be a 3-letter upper-case code.",
+                           messages(v, field));
+    }
+    CPPUNIT_ASSERT(v.currency("f").isNull());  // null clears (PATCH)
+    CPPUNIT_ASSERT(!v.currency("absent").present);
+    CPPUNIT_ASSERT(!v.currency("g").value);  // not a string: the string rule's message
+    CPPUNIT_ASSERT(!messages(v, "g").empty());
+    CPPUNIT_ASSERT(!v.currency("missing", true).value);
+    CPPUNIT_ASSERT_EQUAL(std::string("The missing field is required."), messages(v, "missing"));
+    CPPUNIT_ASSERT(rapport::isCurrencyCode("USD"));
+    CPPUNIT_ASSERT(!rapport::isCurrencyCode("US"));
+    CPPUNIT_ASSERT(!rapport::isCurrencyCode("ÜSD"));
   }
 
   void testUrl() {
