@@ -9,7 +9,7 @@ constexpr std::size_t kBlock = 64 * 1024;
 
 }  // namespace
 
-LineRead readLine(ByteSource& in, std::string& line, std::size_t limit) {
+LineRead readLine(ByteSource& in, std::string& line, std::size_t limit, LineEnds ends) {
   line.clear();
   for (;;) {
     const int byte = in.nextByte();
@@ -19,8 +19,12 @@ LineRead readLine(ByteSource& in, std::string& line, std::size_t limit) {
     if (line.size() >= limit + 1) return LineRead::TooLong;
     line.push_back(static_cast<char>(byte));
   }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line.size() > limit ? LineRead::TooLong : LineRead::Complete;
+  const bool crlf = !line.empty() && line.back() == '\r';
+  if (crlf) line.pop_back();
+  if (line.size() > limit) return LineRead::TooLong;
+  // Kept, or "A\n" would read exactly like "A\r\n" and could not be refused.
+  if (!crlf && ends == LineEnds::CrlfOnly) line.push_back('\n');
+  return LineRead::Complete;
 }
 
 bool readExactly(ByteSource& in, std::string& out, std::size_t length) {

@@ -23,15 +23,24 @@ class ByteSource {
 };
 
 enum class LineRead {
-  Complete,  // `line` holds the line without its CRLF (or bare LF)
+  Complete,  // `line` holds the line without its CRLF (see LineEnds for a bare LF)
   TooLong,   // more than `limit` bytes before the LF; the rest is left unread
   Ended,     // the stream ended before the LF
 };
 
-// One line terminated by CRLF or a bare LF (RFC 9112 §2.2 lets a recipient
-// accept the latter). A CR anywhere else stays in `line`, for the caller's
-// syntax check to refuse.
-LineRead readLine(ByteSource& in, std::string& line, std::size_t limit);
+// What ends a line. RFC 9112 §2.2 lets a recipient accept a bare LF as a
+// line end, and lets a server refuse it: the request head refuses it, since
+// a proxy that splits lines otherwise than we do is how requests get
+// smuggled.
+enum class LineEnds {
+  CrlfOrLf,  // a bare LF ends the line like a CRLF
+  CrlfOnly,  // a line ended by a bare LF keeps that LF, for the caller to refuse
+};
+
+// One line terminated by LF, its CR removed. A CR anywhere else stays in
+// `line`, for the caller's syntax check to refuse.
+LineRead readLine(ByteSource& in, std::string& line, std::size_t limit,
+                  LineEnds ends = LineEnds::CrlfOrLf);
 
 // Appends exactly `length` bytes to `out`; false when the stream ends first.
 bool readExactly(ByteSource& in, std::string& out, std::size_t length);

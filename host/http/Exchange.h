@@ -23,6 +23,8 @@ enum class ReadState {
   UriTooLong,            // request line over the limit: 414
   HeaderFieldsTooLarge,  // a header field line, or all of them, over the limit: 431
   VersionNotSupported,   // a well-formed HTTP version other than 1.x: 505
+  HostMissing,           // an HTTP/1.1 request without Host: 400
+  HostRepeated,          // two Host header lines: 400
 };
 
 struct RawRequest {

@@ -83,6 +83,10 @@ void checkRead(const RawRequest& raw) {
       throw rapport::Error(431, "Request header fields too large.");
     case ReadState::VersionNotSupported:
       throw rapport::Error(505, "HTTP version not supported.");
+    case ReadState::HostMissing:
+      throw rapport::Error::badRequest("The Host header is required.");
+    case ReadState::HostRepeated:
+      throw rapport::Error::badRequest("Only one Host header is allowed.");
   }
 }
 

@@ -92,9 +92,16 @@ ReadState parseRequestLine(std::string_view line, RequestHead& head) {
   return ReadState::Complete;
 }
 
+// A line that readLine ended at a bare LF (LineEnds::CrlfOnly).
+bool endsWithBareLf(std::string_view line) {
+  return !line.empty() && line.back() == '\n';
+}
+
 // name ":" OWS value OWS (RFC 9112 §5). The name must be a token: that
 // refuses a line without a colon, whitespace before the colon (a MUST,
-// RFC 9112 §5.1) and a folded continuation line (RFC 9112 §5.2).
+// RFC 9112 §5.1) and a folded continuation line (RFC 9112 §5.2). A second
+// Host line is refused (RFC 9112 §3.2): two recipients that each pick
+// another one route one request to two places.
 ReadState addField(std::string_view line, rapport::Headers& headers) {
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos || !isToken(line.substr(0, colon))) {
@@ -103,13 +110,16 @@ ReadState addField(std::string_view line, rapport::Headers& headers) {
   const std::string_view value = trimOws(line.substr(colon + 1));
   if (!std::all_of(value.begin(), value.end(), isFieldValueByte)) return ReadState::Malformed;
   auto [it, inserted] = headers.emplace(std::string(line.substr(0, colon)), std::string(value));
-  if (!inserted) it->second.append(", ").append(value);
+  if (inserted) return ReadState::Complete;
+  if (sameToken(it->first, "Host")) return ReadState::HostRepeated;
+  it->second.append(", ").append(value);
   return ReadState::Complete;
 }
 
 LineRead readRequestLine(ByteSource& in, std::string& line) {
   for (int skipped = 0; skipped <= kMaxLeadingEmptyLines; ++skipped) {
-    const LineRead read = readLine(in, line, kMaxRequestLine);
+    // An empty line ended by a bare LF is not empty: refused with the rest.
+    const LineRead read = readLine(in, line, kMaxRequestLine, LineEnds::CrlfOnly);
     if (read != LineRead::Complete || !line.empty()) return read;
   }
   return LineRead::Complete;  // still empty: refused as malformed
@@ -118,8 +128,8 @@ LineRead readRequestLine(ByteSource& in, std::string& line) {
 ReadState readFields(ByteSource& in, rapport::Headers& headers, std::size_t budget) {
   std::string line;
   for (std::size_t count = 0;; ++count) {
-    const LineRead read = readLine(in, line, kMaxFieldLine);
-    if (read == LineRead::Ended) return ReadState::Malformed;
+    const LineRead read = readLine(in, line, kMaxFieldLine, LineEnds::CrlfOnly);
+    if (read == LineRead::Ended || endsWithBareLf(line)) return ReadState::Malformed;
     if (read == LineRead::TooLong) return ReadState::HeaderFieldsTooLarge;
     if (line.empty()) return ReadState::Complete;
     if (count == kMaxFields || line.size() + 2 > budget) return ReadState::HeaderFieldsTooLarge;
@@ -128,6 +138,14 @@ ReadState readFields(ByteSource& in, rapport::Headers& headers, std::size_t budg
       return state;
     }
   }
+}
+
+// HTTP/1.1 needs the Host field (RFC 9112 §3.2); HTTP/1.0 predates it.
+ReadState checkHost(const RequestHead& head) {
+  if (head.minorVersion >= 1 && head.headers.find("Host") == head.headers.end()) {
+    return ReadState::HostMissing;
+  }
+  return ReadState::Complete;
 }
 
 HeadRead refused(ReadState why) {
@@ -162,11 +180,15 @@ HeadRead readRequestHead(ByteSource& in) {
     case LineRead::Complete:
       break;
   }
+  if (endsWithBareLf(line)) return refused(ReadState::Malformed);
   if (const ReadState state = parseRequestLine(line, read.head); state != ReadState::Complete) {
     return refused(state);
   }
   const ReadState fields = readFields(in, read.head.headers, kMaxHeadBytes - line.size());
   if (fields != ReadState::Complete) return refused(fields);
+  if (const ReadState host = checkHost(read.head); host != ReadState::Complete) {
+    return refused(host);
+  }
   read.outcome = HeadRead::Outcome::Request;
   return read;
 }

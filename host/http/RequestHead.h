@@ -52,10 +52,13 @@ struct HeadRead {
   ReadState refusal = ReadState::Complete;
 };
 
-// Empty lines before the request line are skipped (RFC 9112 §2.2). A stream
-// that ends inside the head is Malformed: a client that half-closed still
-// reads the answer. Throws Poco::Exception when the connection times out or
-// breaks.
+// Empty lines before the request line are skipped (RFC 9112 §2.2). Every
+// line must end with CRLF: a bare LF is Malformed (RFC 9112 §2.2 allows the
+// refusal; LF/CRLF disagreement between a proxy and us is a smuggling
+// device). An HTTP/1.1 head without Host is HostMissing, one with two Host
+// lines HostRepeated (RFC 9112 §3.2). A stream that ends inside the head is
+// Malformed: a client that half-closed still reads the answer. Throws
+// Poco::Exception when the connection times out or breaks.
 HeadRead readRequestHead(ByteSource& in);
 
 // `text` without leading and trailing spaces and tabs (RFC 9110 "OWS").

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <utility>
 
 #include "rapport/error.h"
@@ -37,16 +38,6 @@ rapport::Response errorSample(const rapport::Request& request) {
   throw rapport::Error(status, message);
 }
 
-// A readiness check that throws (database gone) is an honest "not ready".
-bool isReady(const std::function<bool()>& ready) {
-  if (!ready) return true;
-  try {
-    return ready();
-  } catch (...) {
-    return false;
-  }
-}
-
 rapport::RouteOptions publicRoute() {
   rapport::RouteOptions options;
   options.access = rapport::Access::Public;
@@ -56,7 +47,7 @@ rapport::RouteOptions publicRoute() {
 }  // namespace
 
 void registerUtilityRoutes(Router& router, const VersionPolicy& versions,
-                           std::function<bool()> ready) {
+                           std::function<bool()> ready, CachedReadiness::Clock clock) {
   router.add(
       "GET", "/v1/versions",
       [&versions](const rapport::Request&) {
@@ -70,10 +61,12 @@ void registerUtilityRoutes(Router& router, const VersionPolicy& versions,
         return rapport::Response::ok(rapport::Json::object({{"status", "ok"}}));
       },
       publicRoute(), "host");
+  // Shared: the router copies its handlers, and every copy must see one cache.
+  auto readiness = std::make_shared<CachedReadiness>(std::move(ready), std::move(clock));
   router.add(
       "GET", "/readyz",
-      [ready = std::move(ready)](const rapport::Request&) {
-        if (!isReady(ready)) throw rapport::Error(503, rapport::Error::genericMessage(503));
+      [readiness](const rapport::Request&) {
+        if (!readiness->ready()) throw rapport::Error(503, rapport::Error::genericMessage(503));
         return rapport::Response::ok(rapport::Json::object({{"status", "ready"}}));
       },
       publicRoute(), "host");

@@ -21,6 +21,8 @@ class EnvelopeTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testPostWithoutLengthHasEmptyBody);
   CPPUNIT_TEST(testUnparsableRequestGetsTheEnvelope);
   CPPUNIT_TEST(testOversizedRequestLineOrHeaderGetsTheEnvelope);
+  CPPUNIT_TEST(testBareLfIs400);
+  CPPUNIT_TEST(testHttp11WithoutHostIs400);
   CPPUNIT_TEST(testBadContentLengthIs400);
   CPPUNIT_TEST(testBadChunkIs400);
   CPPUNIT_TEST(testChunkedBodyIsRead);
@@ -215,6 +217,34 @@ class EnvelopeTest : public CppUnit::TestFixture {
     if (longHeader.status != 431) E2E_ASSERT_ERROR(400, longHeader);
     E2E_ASSERT_ERROR(longHeader.status, longHeader);
     E2E_ASSERT_COMMON_HEADERS(longHeader);
+  }
+
+  // RFC 9112 section 2.2 lets a server refuse a bare LF as a line end; we
+  // do, so that a proxy splitting lines otherwise cannot smuggle a request.
+  void testBareLfIs400() {
+    const HttpResult result = rawExchange(
+        httpServer().port(), "GET /v1/versions HTTP/1.1\nHost: 127.0.0.1\nConnection: close\n\n");
+    const Json body = E2E_ASSERT_ERROR(400, result);
+    CPPUNIT_ASSERT_EQUAL(std::string("Malformed request."), body["message"].asString());
+    E2E_ASSERT_COMMON_HEADERS(result);
+  }
+
+  // RFC 9112 section 3.2: HTTP/1.1 needs exactly one Host; HTTP/1.0 may omit it.
+  void testHttp11WithoutHostIs400() {
+    const HttpResult missing =
+        rawExchange(httpServer().port(), "GET /v1/versions HTTP/1.1\r\nConnection: close\r\n\r\n");
+    const Json body = E2E_ASSERT_ERROR(400, missing);
+    CPPUNIT_ASSERT_EQUAL(std::string("The Host header is required."), body["message"].asString());
+    E2E_ASSERT_COMMON_HEADERS(missing);
+
+    const HttpResult twice =
+        rawExchange(httpServer().port(),
+                    "GET /v1/versions HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n");
+    const Json twiceBody = E2E_ASSERT_ERROR(400, twice);
+    CPPUNIT_ASSERT_EQUAL(std::string("Only one Host header is allowed."),
+                         twiceBody["message"].asString());
+
+    E2E_ASSERT_DATA(200, rawExchange(httpServer().port(), "GET /v1/versions HTTP/1.0\r\n\r\n"));
   }
 
   void testBadContentLengthIs400() {

@@ -266,14 +266,19 @@ class HttpConnectionTest : public CppUnit::TestFixture {
         {"GET /" + std::string(20000, 'a') + " HTTP/1.1\r\n\r\n", 414, "URI Too Long"},
         {ping + "X-Big: " + std::string(20000, 'a') + "\r\n\r\n", 431,
          "Request Header Fields Too Large"},
-        {"POST /v1/echo HTTP/1.1\r\nContent-Length: abc\r\n\r\n{}", 400, "Bad Request"},
-        {"POST /v1/echo HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n"
-         "2\r\n{}\r\n0\r\n\r\n",
+        {"POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}", 400, "Bad Request"},
+        {"POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+         "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
          400, "Bad Request"},
-        {"POST /v1/echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        {"POST /v1/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
          "zz\r\n{\"a\":1}\r\n0\r\n\r\n",
          400, "Bad Request"},
-        {"POST /v1/echo HTTP/1.1\r\nContent-Length: 2048\r\n\r\n", 413, "Payload Too Large"},
+        {"POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2048\r\n\r\n", 413,
+         "Payload Too Large"},
+        {"GET /v1/ping HTTP/1.1\nHost: x\n\n", 400, "Bad Request"},
+        {ping + "\n", 400, "Bad Request"},
+        {"GET /v1/ping HTTP/1.1\r\n\r\n", 400, "Bad Request"},
+        {ping + "Host: y\r\n\r\n", 400, "Bad Request"},
     };
     for (const auto& item : cases) {
       const std::string what = item.request.substr(0, 60);

@@ -4,8 +4,11 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "http/Pipeline.h"
 #include "http/UtilityRoutes.h"
@@ -99,6 +102,7 @@ class PipelineTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testBodies);
   CPPUNIT_TEST(testMalformedBodies);
   CPPUNIT_TEST(testBodyFraming);
+  CPPUNIT_TEST(testHostRefusals);
   CPPUNIT_TEST(testQueryAndParams);
   CPPUNIT_TEST(testCompanyHeaderIgnored);
   CPPUNIT_TEST(testRequestIds);
@@ -118,7 +122,8 @@ class PipelineTest : public CppUnit::TestFixture {
     config_ = policyConfig();
     policy_ = std::make_unique<VersionPolicy>(config_);
     store_ = std::make_unique<MemoryRateLimitStore>();
-    rapport::host::registerUtilityRoutes(*router_, *policy_, [this] { return ready_; });
+    rapport::host::registerUtilityRoutes(
+        *router_, *policy_, [this] { return ready_; }, [this] { return readyClock_; });
     router_->add("GET", "/v1/echo/{id}", echo, publicAccess(), "echo");
     router_->add("POST", "/v1/echo", echo, publicAccess(), "echo");
     router_->add("PATCH", "/v1/echo", echo, publicAccess(), "echo");
@@ -423,6 +428,22 @@ class PipelineTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(400, pipeline_->handle(broken).status);
   }
 
+  // RFC 9112 §3.2: 400 in the envelope, with a message that says what to fix.
+  void testHostRefusals() {
+    const std::pair<ReadState, std::string> cases[] = {
+        {ReadState::HostMissing, "The Host header is required."},
+        {ReadState::HostRepeated, "Only one Host header is allowed."},
+    };
+    for (const auto& [state, message] : cases) {
+      RawRequest raw = request("GET", "/v1/echo/a");
+      raw.readState = state;
+      const RawResponse r = pipeline_->handle(raw);
+      CPPUNIT_ASSERT_EQUAL(400, r.status);
+      CPPUNIT_ASSERT_EQUAL("{\"message\":\"" + message + "\"}", r.body);
+      CPPUNIT_ASSERT(r.header("X-Request-Id") && r.header("X-RateLimit-Remaining"));
+    }
+  }
+
   void testQueryAndParams() {
     RawRequest raw = request("GET", "/v1/echo/cont%5F1");
     raw.query = "search=ann+lee&tag=vip&tag=other&email=a%2Bb%40x.io";
@@ -535,6 +556,9 @@ class PipelineTest : public CppUnit::TestFixture {
                          call("GET", "/healthz").body);
     CPPUNIT_ASSERT_EQUAL(200, call("GET", "/readyz").status);
     ready_ = false;
+    // The answer stands for a second (Readiness.h).
+    CPPUNIT_ASSERT_EQUAL(200, call("GET", "/readyz").status);
+    readyClock_ += rapport::host::kReadinessTtl;
     const RawResponse r = call("GET", "/readyz");
     CPPUNIT_ASSERT_EQUAL(503, r.status);
     CPPUNIT_ASSERT_EQUAL(std::string("{\"message\":\"Service unavailable.\"}"), r.body);
@@ -577,6 +601,7 @@ class PipelineTest : public CppUnit::TestFixture {
 
   std::atomic<std::int64_t> now_{0};
   bool ready_ = true;
+  std::chrono::steady_clock::time_point readyClock_;
   int adhoc_ = 0;
   FakeConfig config_;
   FakeAuthenticator auth_;

@@ -31,7 +31,9 @@ class RequestHeadTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(RequestHeadTest);
   CPPUNIT_TEST(testWellFormedHead);
   CPPUNIT_TEST(testStopsAtTheEndOfTheHead);
-  CPPUNIT_TEST(testEmptyLinesBeforeTheRequestAndBareLf);
+  CPPUNIT_TEST(testEmptyLinesBeforeTheRequest);
+  CPPUNIT_TEST(testBareLfIsRefused);
+  CPPUNIT_TEST(testHost);
   CPPUNIT_TEST(testEndOfStream);
   CPPUNIT_TEST(testMalformedRequestLines);
   CPPUNIT_TEST(testVersions);
@@ -57,18 +59,49 @@ class RequestHeadTest : public CppUnit::TestFixture {
 
   // A pipelined next request stays in the stream.
   void testStopsAtTheEndOfTheHead() {
-    StringSource in("GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n");
+    StringSource in("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n");
     CPPUNIT_ASSERT_EQUAL(std::string("/a"), readRequestHead(in).head.target);
-    CPPUNIT_ASSERT_EQUAL(std::string("GET /b HTTP/1.1\r\n\r\n"), in.rest());
+    CPPUNIT_ASSERT_EQUAL(std::string("GET /b HTTP/1.1\r\nHost: x\r\n\r\n"), in.rest());
   }
 
-  void testEmptyLinesBeforeTheRequestAndBareLf() {
-    const HeadRead read = parse("\r\n\nGET /a HTTP/1.0\nA: 1\n\n");
+  void testEmptyLinesBeforeTheRequest() {
+    const HeadRead read = parse("\r\n\r\nGET /a HTTP/1.0\r\nA: 1\r\n\r\n");
     CPPUNIT_ASSERT(read.outcome == HeadRead::Outcome::Request);
     CPPUNIT_ASSERT_EQUAL(0, read.head.minorVersion);
     CPPUNIT_ASSERT_EQUAL(std::string("1"), read.head.headers.at("A"));
-    CPPUNIT_ASSERT(refusalOf(std::string(20, '\n') + "GET / HTTP/1.1\r\n\r\n") ==
-                   ReadState::Malformed);
+    std::string many;
+    for (int i = 0; i < 20; ++i) many += "\r\n";
+    CPPUNIT_ASSERT(refusalOf(many + "GET / HTTP/1.1\r\nHost: x\r\n\r\n") == ReadState::Malformed);
+  }
+
+  // RFC 9112 §2.2 lets a server refuse a bare LF; a proxy that reads it
+  // otherwise than we do could smuggle a request past itself.
+  void testBareLfIsRefused() {
+    for (const std::string head :
+         {"GET / HTTP/1.1\nHost: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\n\r\n",
+          "GET / HTTP/1.1\r\nHost: x\r\nA: 1\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\n\n",
+          "GET / HTTP/1.0\r\n\n", "\nGET / HTTP/1.1\r\nHost: x\r\n\r\n",
+          "GET / HTTP/1.1\r\nHost: x\r\n\n\r\n"}) {
+      CPPUNIT_ASSERT_MESSAGE(head, refusalOf(head) == ReadState::Malformed);
+    }
+    // The whole head refused, the pipelined rest not read as a request.
+    StringSource in("GET /a HTTP/1.1\nHost: x\n\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n");
+    CPPUNIT_ASSERT(readRequestHead(in).outcome == HeadRead::Outcome::Refused);
+  }
+
+  // RFC 9112 §3.2: HTTP/1.1 needs exactly one Host; HTTP/1.0 may omit it.
+  void testHost() {
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.1\r\n\r\n") == ReadState::HostMissing);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.2\r\nA: 1\r\n\r\n") == ReadState::HostMissing);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") ==
+                   ReadState::HostRepeated);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\nhOST: a\r\n\r\n") ==
+                   ReadState::HostRepeated);
+    CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n") ==
+                   ReadState::HostRepeated);
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.0\r\n\r\n").outcome == HeadRead::Outcome::Request);
+    // An empty value is what a client sends for a target without authority.
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\nhost:\r\n\r\n").outcome == HeadRead::Outcome::Request);
   }
 
   void testEndOfStream() {
@@ -95,7 +128,7 @@ class RequestHeadTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(refusalOf("GET / HTTP/2.0\r\n\r\n") == ReadState::VersionNotSupported);
     CPPUNIT_ASSERT(refusalOf("PRI * HTTP/2.0\r\n\r\n") == ReadState::VersionNotSupported);
     CPPUNIT_ASSERT(refusalOf("GET / HTTP/0.9\r\n\r\n") == ReadState::VersionNotSupported);
-    const HeadRead later = parse("GET / HTTP/1.2\r\n\r\n");
+    const HeadRead later = parse("GET / HTTP/1.2\r\nHost: x\r\n\r\n");
     CPPUNIT_ASSERT(later.outcome == HeadRead::Outcome::Request);
     CPPUNIT_ASSERT_EQUAL(2, later.head.minorVersion);
   }
@@ -109,7 +142,7 @@ class RequestHeadTest : public CppUnit::TestFixture {
                                         ReadState::Malformed);
     }
     // obs-text is allowed in a value.
-    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\nX: caf\xc3\xa9\r\n\r\n").outcome ==
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\nHost: x\r\nX: caf\xc3\xa9\r\n\r\n").outcome ==
                    HeadRead::Outcome::Request);
   }
 
@@ -120,18 +153,18 @@ class RequestHeadTest : public CppUnit::TestFixture {
     const std::string longTarget = "/" + std::string(kMaxRequestLine, 'a');
     CPPUNIT_ASSERT(refusalOf("GET " + longTarget + " HTTP/1.1\r\n\r\n") == ReadState::UriTooLong);
     const std::string fits = "/" + std::string(kMaxRequestLine - 14, 'a');
-    CPPUNIT_ASSERT(parse("GET " + fits + " HTTP/1.1\r\n\r\n").outcome ==
+    CPPUNIT_ASSERT(parse("GET " + fits + " HTTP/1.1\r\nHost: x\r\n\r\n").outcome ==
                    HeadRead::Outcome::Request);
 
     const std::string longField = "X: " + std::string(kMaxFieldLine, 'a');
     CPPUNIT_ASSERT(refusalOf("GET / HTTP/1.1\r\n" + longField + "\r\n\r\n") ==
                    ReadState::HeaderFieldsTooLarge);
     const std::string fitsField = "X: " + std::string(kMaxFieldLine - 3, 'a');
-    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\n" + fitsField + "\r\n\r\n").outcome ==
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\nHost: x\r\n" + fitsField + "\r\n\r\n").outcome ==
                    HeadRead::Outcome::Request);
 
-    std::string many = "GET / HTTP/1.1\r\n";
-    for (std::size_t i = 0; i < kMaxFields; ++i) many += "F" + std::to_string(i) + ": x\r\n";
+    std::string many = "GET / HTTP/1.1\r\nHost: x\r\n";
+    for (std::size_t i = 1; i < kMaxFields; ++i) many += "F" + std::to_string(i) + ": x\r\n";
     CPPUNIT_ASSERT(parse(many + "\r\n").outcome == HeadRead::Outcome::Request);
     CPPUNIT_ASSERT(refusalOf(many + "One-More: x\r\n\r\n") == ReadState::HeaderFieldsTooLarge);
 
@@ -143,14 +176,17 @@ class RequestHeadTest : public CppUnit::TestFixture {
   }
 
   void testKeepAliveAndContinue() {
-    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\n\r\n").head.keepAlive());
-    CPPUNIT_ASSERT(!parse("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n").head.keepAlive());
-    CPPUNIT_ASSERT(!parse("GET / HTTP/1.1\r\nConnection: te, close\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(parse("GET / HTTP/1.1\r\nHost: x\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(
+        !parse("GET / HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n").head.keepAlive());
+    CPPUNIT_ASSERT(
+        !parse("GET / HTTP/1.1\r\nHost: x\r\nConnection: te, close\r\n\r\n").head.keepAlive());
     CPPUNIT_ASSERT(!parse("GET / HTTP/1.0\r\n\r\n").head.keepAlive());
     CPPUNIT_ASSERT(parse("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n").head.keepAlive());
 
-    CPPUNIT_ASSERT(parse("PUT / HTTP/1.1\r\nExpect: 100-Continue\r\n\r\n").head.expectsContinue());
-    CPPUNIT_ASSERT(!parse("PUT / HTTP/1.1\r\n\r\n").head.expectsContinue());
+    CPPUNIT_ASSERT(
+        parse("PUT / HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\n\r\n").head.expectsContinue());
+    CPPUNIT_ASSERT(!parse("PUT / HTTP/1.1\r\nHost: x\r\n\r\n").head.expectsContinue());
     // RFC 9110 §10.1.1: ignored from an HTTP/1.0 client.
     CPPUNIT_ASSERT(!parse("PUT / HTTP/1.0\r\nExpect: 100-continue\r\n\r\n").head.expectsContinue());
   }
