@@ -13,7 +13,9 @@ build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-fil
 # python3-zxcvbn: its list of common passwords is embedded at build time.
 # openssl: the tests' and the benchmark's throw-away CAs and HMAC checks.
 # python3-aiosmtpd: the tests' SMTP server (STARTTLS, AUTH).
-test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd)
+# clang, libclang-rt-14-dev: the libFuzzer harnesses of fuzz.smoke (fuzz/).
+test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd
+      clang libclang-rt-14-dev)
 bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl)
 
 # node and npm run the tests' OpenID Connect provider (oidc-provider, which
