@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,9 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "storage/Migrator.h"
+#include "storage/SqlDatabase.h"
+#include "support/TestEnv.h"
 
 namespace rapport::test {
 
@@ -95,6 +99,17 @@ inline std::string describe(const std::vector<std::string>& plans) {
   std::string out;
   for (const std::string& plan : plans) out += "---\n" + plan;
   return out;
+}
+
+// A fresh database of the test's engine with one module's migrations applied
+// (the plan tests then seed it).
+inline std::unique_ptr<rapport::host::SqlDatabase> migratedDatabase(
+    const std::string& module, const std::vector<rapport::Migration>& migrations) {
+  rapport::host::StorageOptions options;
+  options.url = freshDatabaseUrl(module);
+  auto opened = rapport::host::SqlDatabase::open(options);
+  rapport::host::Migrator(*opened).apply({{module, migrations}});
+  return opened;
 }
 
 }  // namespace rapport::test

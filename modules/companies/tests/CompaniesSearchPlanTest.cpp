@@ -48,10 +48,7 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
   // two tenants that PostgreSQL's planner prefers indexes on its own.
   static rapport::host::SqlDatabase& db() {
     static std::unique_ptr<rapport::host::SqlDatabase> db = [] {
-      rapport::host::StorageOptions options;
-      options.url = rapport::test::freshDatabaseUrl("companies");
-      auto opened = rapport::host::SqlDatabase::open(options);
-      rapport::host::Migrator(*opened).apply({{"companies", companies::migrations()}});
+      auto opened = rapport::test::migratedDatabase("companies", companies::migrations());
       seed(*opened);
       return opened;
     }();

@@ -49,10 +49,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
   // two tenants that PostgreSQL's planner prefers indexes on its own.
   static rapport::host::SqlDatabase& db() {
     static std::unique_ptr<rapport::host::SqlDatabase> db = [] {
-      rapport::host::StorageOptions options;
-      options.url = rapport::test::freshDatabaseUrl("contacts");
-      auto opened = rapport::host::SqlDatabase::open(options);
-      rapport::host::Migrator(*opened).apply({{"contacts", contacts::migrations()}});
+      auto opened = rapport::test::migratedDatabase("contacts", contacts::migrations());
       seed(*opened);
       return opened;
     }();

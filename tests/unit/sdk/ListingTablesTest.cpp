@@ -1,7 +1,8 @@
 // rapport/listing_tables.h: the names a declaration derives, its refusals,
 // and the shape of the SQL it generates per engine. That the SQL builds the
 // same schema as the hand-written migrations it replaced is unit.listing's
-// (on both engines); that it serves the lists, unit.contacts' and unit.companies' and the e2e suites'.
+// (on both engines); that it serves the lists, unit.contacts' and unit.companies' and the e2e
+// suites'.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <stdexcept>
