@@ -1,5 +1,6 @@
 #include "app/Server.h"
 
+#include <chrono>
 #include <stdexcept>
 
 #include "app/ModuleConfiguration.h"
@@ -25,20 +26,51 @@ StorageOptions storageOptions(const Settings& s) {
   return o;
 }
 
+// A count or a number of seconds that must not be negative.
+std::int64_t nonNegative(const Settings& s, const std::string& key, std::int64_t fallback) {
+  const std::int64_t value = s.getInt(key, fallback);
+  if (value < 0) throw std::invalid_argument(key + " must not be negative");
+  return value;
+}
+
+// `least`: 0 where zero means "off" (keep-alive), else 1.
+std::chrono::milliseconds seconds(const Settings& s, const std::string& key,
+                                  std::chrono::milliseconds fallback, std::int64_t least = 1) {
+  const std::int64_t value =
+      s.getInt(key, std::chrono::duration_cast<std::chrono::seconds>(fallback).count());
+  if (value < least || value > 86400) {
+    throw std::invalid_argument(key + " must be " + std::to_string(least) + " to 86400 seconds");
+  }
+  return std::chrono::seconds(value);
+}
+
 HttpOptions httpOptions(const Settings& s) {
   HttpOptions o;
   o.host = s.getString("server.host", o.host);
   o.port = static_cast<int>(s.getInt("server.port", o.port));
+  o.ioThreads = static_cast<int>(s.getInt("server.io_threads", o.ioThreads));
   o.threads = static_cast<int>(s.getInt("server.threads", o.threads));
   o.maxQueued = static_cast<int>(s.getInt("server.max_queued", o.maxQueued));
-  o.keepAliveSeconds = static_cast<int>(s.getInt("server.keep_alive_timeout", o.keepAliveSeconds));
-  o.maxBodyBytes = static_cast<std::size_t>(
-      s.getInt("server.max_body_bytes", static_cast<std::int64_t>(o.maxBodyBytes)));
+  ConnectionLimits& l = o.limits;
+  l.keepAlive = seconds(s, "server.keep_alive_timeout", l.keepAlive, 0);
+  l.header = seconds(s, "server.header_timeout", l.header);
+  l.body = seconds(s, "server.body_timeout", l.body);
+  l.send = seconds(s, "server.send_timeout", l.send);
+  l.maxConnections = static_cast<std::size_t>(
+      nonNegative(s, "server.max_connections", static_cast<std::int64_t>(l.maxConnections)));
+  l.maxPerAddress = static_cast<std::size_t>(nonNegative(
+      s, "server.max_connections_per_address", static_cast<std::int64_t>(l.maxPerAddress)));
+  l.maxBodyBytes = static_cast<std::size_t>(
+      nonNegative(s, "server.max_body_bytes", static_cast<std::int64_t>(l.maxBodyBytes)));
+  return o;
+}
+
+PipelineOptions pipelineOptions(const Settings& s) {
+  PipelineOptions o;
   o.rateLimitRequests = s.getInt("ratelimit.requests", o.rateLimitRequests);
   o.rateLimitWindow = s.getInt("ratelimit.window", o.rateLimitWindow);
-  if (o.threads < 1 || o.rateLimitRequests < 1 || o.rateLimitWindow < 1) {
-    throw std::invalid_argument(
-        "server.threads, ratelimit.requests and ratelimit.window must be at least 1");
+  if (o.rateLimitRequests < 1 || o.rateLimitWindow < 1) {
+    throw std::invalid_argument("ratelimit.requests and ratelimit.window must be at least 1");
   }
   return o;
 }
@@ -149,15 +181,12 @@ void Server::startServing(bool listen) {
         log::warn("serving before revocation notices are live");
       }
     }
-    const HttpOptions http = httpOptions(settings_);
+    // One Pipeline, for the listener and for the in-process harness alike.
+    pipeline_ = std::make_unique<Pipeline>(router_, *tokens_, rateLimits_, *versions_,
+                                           pipelineOptions(settings_));
     if (listen) {
-      http_ = std::make_unique<HttpServer>(http, router_, *tokens_, rateLimits_, *versions_);
+      http_ = std::make_unique<HttpServer>(httpOptions(settings_), *pipeline_);
       http_->start();
-    } else {
-      pipeline_ =
-          std::make_unique<Pipeline>(router_, *tokens_, rateLimits_, *versions_,
-                                     PipelineOptions{.rateLimitRequests = http.rateLimitRequests,
-                                                     .rateLimitWindow = http.rateLimitWindow});
     }
   } catch (...) {
     // The modules already started hold threads, connections or files: they
@@ -176,10 +205,13 @@ int Server::port() const {
 }
 
 void Server::stop() {
-  if (http_) {
-    http_->stop();
-    http_.reset();
+  if (http_ && !http_->stop()) {
+    // Requests still run on the server's workers through the Pipeline:
+    // leave both alive (the process is about to exit).
+    [[maybe_unused]] auto* server = http_.release();
+    [[maybe_unused]] auto* pipeline = pipeline_.release();
   }
+  http_.reset();
   pipeline_.reset();
   if (revocations_) revocations_->stop();
   jobs_.stop();

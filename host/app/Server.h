@@ -98,7 +98,7 @@ class Server {
   std::vector<std::unique_ptr<HostServices>> services_;
   std::vector<MigrationSet> migrations_;
   std::unique_ptr<HttpServer> http_;
-  std::unique_ptr<Pipeline> pipeline_;  // startWithoutListening() only
+  std::unique_ptr<Pipeline> pipeline_;  // serves http_ and handle()
   bool accountsStarted_ = false;
   std::size_t modulesStarted_ = 0;  // modules_[0, modulesStarted_) have had start()
 };

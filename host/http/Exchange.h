@@ -25,6 +25,7 @@ enum class ReadState {
   VersionNotSupported,   // a well-formed HTTP version other than 1.x: 505
   HostMissing,           // an HTTP/1.1 request without Host: 400
   HostRepeated,          // two Host header lines: 400
+  TimedOut,              // the head or the body stopped arriving (server.*_timeout): 408
 };
 
 struct RawRequest {

@@ -1,78 +1,87 @@
-// The HTTP/1.1 listener: Poco's TCPServer with a thread pool of our own and
-// connections of our own (HttpConnection), serving every request through the
-// Pipeline, malformed ones included.
+// The HTTP/1.1 listener: an event-driven front end (http/server) over
+// Boost.Asio. A few I/O threads (EventLoop, epoll underneath) accept,
+// read and write for every connection; only complete requests go to a
+// bounded pool of workers (WorkerPool) that runs them through the
+// Pipeline. An idle or slow connection costs a socket and a small buffer,
+// never a thread; deadlines and limits (ConnectionLimits) bound what a
+// client can hold. docs/api-choices.md "Connections" says why Asio, and how
+// each limit answers.
 //
-// One thread per connection for the connection's whole keep-alive life
-// (stack-facts): `threads` is the number of clients served at once, and a
-// short keep-alive timeout returns idle threads quickly. Production puts a
-// reverse proxy in front.
-//
-// Lifetime: the Router, Authenticator, RateLimitStore and VersionPolicy must
-// outlive the server. Call start() once; stop() (also run by the destructor)
-// stops accepting, lets requests in flight finish, then returns.
+// Lifetime: the Pipeline must outlive the server. Call start() once;
+// stop() (also run by the destructor) stops accepting, lets requests in
+// flight finish, then returns.
 #pragma once
 
-#include <Poco/SharedPtr.h>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 
+#include <atomic>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "http/Authenticator.h"
 #include "http/Pipeline.h"
-#include "http/Router.h"
-#include "http/VersionPolicy.h"
-#include "ratelimit/RateLimitStore.h"
-
-namespace Poco {
-class ThreadPool;
-namespace Net {
-class ServerSocket;
-class TCPServer;
-}  // namespace Net
-}  // namespace Poco
+#include "http/server/AddressCounts.h"
+#include "http/server/ConnectionLimits.h"
+#include "http/server/ConnectionStats.h"
 
 namespace rapport::host {
 
-class HttpConnectionFactory;
+class EventLoop;
+class WorkerPool;
+struct ServerContext;
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;  // 0 picks a free port (tests); port() tells which
-  int threads = 64;
-  int maxQueued = 256;  // accepted connections waiting for a thread
-  int keepAliveSeconds = 5;
-  std::size_t maxBodyBytes = 1048576;  // 1 MiB (decisions §1); larger bodies get 413
-  std::int64_t rateLimitRequests = 60;
-  std::int64_t rateLimitWindow = 60;
+  int port = 8080;       // 0 picks a free port (tests); port() tells which
+  int ioThreads = 0;     // 0: one per two cores, 1 to 4
+  int threads = 32;      // workers running requests
+  int maxQueued = 4096;  // complete requests waiting for a worker; beyond: 503
+  ConnectionLimits limits;
 };
 
 class HttpServer {
  public:
-  // Throws std::invalid_argument for threads or maxQueued below 1.
-  HttpServer(HttpOptions options, Router& router, Authenticator& authenticator,
-             RateLimitStore& rateLimits, const VersionPolicy& versions);
+  // Throws std::invalid_argument for a value out of range.
+  HttpServer(HttpOptions options, const Pipeline& pipeline);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds and starts serving. Throws Poco::Net::NetException (or another
-  // Poco::Exception) when the address cannot be bound.
+  // Binds and starts serving. Throws std::runtime_error naming the address
+  // when it cannot be bound.
   void start();
   // The bound port (the real one when options.port was 0); 0 before start().
   int port() const { return port_; }
-  // Stops accepting, waits up to 10 s for requests in flight, and returns.
-  // Idempotent.
-  void stop();
+  // Stops accepting, closes connections waiting for a request, lets the
+  // requests in flight (arriving, running, being answered) finish (their
+  // answers say "Connection: close"),
+  // up to 10 s. Returns false when requests still ran at the deadline: their
+  // threads then run on, and what they use (the Pipeline and everything it
+  // reaches) must stay alive. Idempotent.
+  bool stop();
+
+  const ConnectionStats& stats() const { return stats_; }
 
  private:
+  void listen();
+  void accept();
+  void welcome(EventLoop& loop, boost::asio::ip::tcp::socket socket);
+  void acceptFailed(const boost::system::error_code& error);
+  void reportStats();
+
   HttpOptions options_;
-  std::unique_ptr<Pipeline> pipeline_;      // outlives pool_ and server_
-  std::unique_ptr<Poco::ThreadPool> pool_;  // outlives server_
-  std::unique_ptr<Poco::Net::ServerSocket> socket_;
-  Poco::SharedPtr<HttpConnectionFactory> connections_;  // shared with server_
-  std::unique_ptr<Poco::Net::TCPServer> server_;
+  const Pipeline& pipeline_;
+  ConnectionStats stats_;
+  AddressCounts addresses_;
+  std::unique_ptr<WorkerPool> workers_;
+  std::unique_ptr<ServerContext> context_;
+  std::vector<std::unique_ptr<EventLoop>> loops_;
+  std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;  // on loops_[0]
+  std::unique_ptr<boost::asio::steady_timer> timer_;          // on loops_[0]
+  std::size_t nextLoop_ = 0;
+  std::uint64_t reportedEvents_ = 0;
   int port_ = 0;
   bool stopped_ = false;
 };

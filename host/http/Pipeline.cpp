@@ -87,6 +87,8 @@ void checkRead(const RawRequest& raw) {
       throw rapport::Error::badRequest("The Host header is required.");
     case ReadState::HostRepeated:
       throw rapport::Error::badRequest("Only one Host header is allowed.");
+    case ReadState::TimedOut:
+      throw rapport::Error(408, "The request did not arrive in time.");
   }
 }
 

@@ -5,7 +5,7 @@
 //      token, or per client key (ratelimit/ClientKey.h: IPv6 per /64)
 //      without one and on every Access::Public route
 //   -> what the transport refused to read (400 malformed or without one
-//      Host, 411, 413, 414, 431, 505) -> version policy (410, deprecation headers)
+//      Host, 408, 411, 413, 414, 431, 505) -> version policy (410, deprecation headers)
 //   -> router (404, 405 + Allow) -> access (401, 403)
 //   -> body and query parsing (400) -> module handler -> envelope
 //

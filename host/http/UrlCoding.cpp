@@ -73,4 +73,20 @@ std::map<std::string, std::string> parseQuery(std::string_view query) {
   return params;
 }
 
+TargetParts splitTarget(std::string_view target) {
+  if (const std::size_t hash = target.find('#'); hash != std::string_view::npos) {
+    target = target.substr(0, hash);
+  }
+  if (!target.empty() && target.front() != '/') {
+    const std::size_t scheme = target.find("://");
+    const std::size_t slash = scheme == std::string_view::npos ? 0 : target.find('/', scheme + 3);
+    target = slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
+  }
+  const std::size_t question = target.find('?');
+  TargetParts parts;
+  parts.path = std::string(target.substr(0, question));
+  if (question != std::string_view::npos) parts.query = std::string(target.substr(question + 1));
+  return parts;
+}
+
 }  // namespace rapport::host

@@ -23,4 +23,14 @@ std::string percentEncode(std::string_view text);
 // empty names are skipped.
 std::map<std::string, std::string> parseQuery(std::string_view query);
 
+// A request target split into its path and its query, both still encoded:
+// "/v1/x?a=1" -> {"/v1/x", "a=1"}. A fragment is dropped. The absolute form
+// ("http://host/v1/x?a=1", RFC 9112 §3.2.2) keeps its path ("/" when it has
+// none).
+struct TargetParts {
+  std::string path;
+  std::string query;
+};
+TargetParts splitTarget(std::string_view target);
+
 }  // namespace rapport::host

@@ -1,17 +1,13 @@
-// HttpConnection and HttpConnectionFactory on a real socket (raw bytes): requests
-// Poco's parser refused with a bare 400, or dropped, answered in the API's
-// shape; keep-alive, pipelining and 100-continue; a stop that lets the
-// request in flight finish.
+// The front end's connections (http/server: Connection, EventLoop,
+// WorkerPool) on a real socket, in raw bytes: refusals answered in the API's
+// shape; keep-alive, pipelining and 100-continue; the deadlines (408, silent
+// closes) and the limits (shedding, 503) with short limits; a stop that lets
+// the request in flight finish.
 #include <cppunit/extensions/HelperMacros.h>
 
-#include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/NetException.h>
-#include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/StreamSocket.h>
-#include <Poco/Net/TCPServer.h>
-#include <Poco/SharedPtr.h>
-#include <Poco/ThreadPool.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -22,7 +18,7 @@
 #include <string>
 #include <thread>
 
-#include "http/HttpConnectionFactory.h"
+#include "http/HttpServer.h"
 #include "http/Pipeline.h"
 #include "log/Log.h"
 #include "rapport/json.h"
@@ -32,7 +28,8 @@
 using rapport::Json;
 using rapport::Request;
 using rapport::Response;
-using rapport::host::HttpConnectionFactory;
+using rapport::host::HttpOptions;
+using rapport::host::HttpServer;
 using rapport::host::MemoryRateLimitStore;
 using rapport::host::Pipeline;
 using rapport::host::Router;
@@ -161,8 +158,8 @@ class Gate {
 
 }  // namespace
 
-class HttpConnectionTest : public CppUnit::TestFixture {
-  CPPUNIT_TEST_SUITE(HttpConnectionTest);
+class ConnectionTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(ConnectionTest);
   CPPUNIT_TEST(testMalformedRequestLineGetsTheEnvelope);
   CPPUNIT_TEST(testRefusalsCountAgainstTheClientAddress);
   CPPUNIT_TEST(testEveryRefusalGetsTheEnvelope);
@@ -171,7 +168,16 @@ class HttpConnectionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testHeadAnswerHasNoBody);
   CPPUNIT_TEST(testHttp10);
   CPPUNIT_TEST(testContinueOnlyWhenTheBodyIsRead);
-  CPPUNIT_TEST(testStopAllDrainsTheRequestInFlight);
+  CPPUNIT_TEST(testStopDrainsTheRequestInFlight);
+  CPPUNIT_TEST(testSlowHeadIsAnswered408);
+  CPPUNIT_TEST(testSilentConnectionIsClosedWithoutAnswer);
+  CPPUNIT_TEST(testIdleKeepAliveConnectionIsClosed);
+  CPPUNIT_TEST(testStalledBodyIsAnswered408);
+  CPPUNIT_TEST(testSteadyHeadWithinTheDeadlineIsServed);
+  CPPUNIT_TEST(testIdleConnectionsHoldNoWorker);
+  CPPUNIT_TEST(testLeastRecentlyActiveConnectionIsShed);
+  CPPUNIT_TEST(testNothingToShedAnswers503);
+  CPPUNIT_TEST(testAddressCapAnswers503);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -198,25 +204,12 @@ class HttpConnectionTest : public CppUnit::TestFixture {
     policy_ = std::make_unique<VersionPolicy>(rapport::test::FakeConfig{});
     pipeline_ = std::make_unique<Pipeline>(*router_, auth_, store_, *policy_);
 
-    Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
-    params->setMaxThreads(4);
-    params->setMaxQueued(8);
-    params->setKeepAlive(true);
-    params->setKeepAliveTimeout(Poco::Timespan(5, 0));
-    params->setTimeout(Poco::Timespan(5, 0));
-    pool_ = std::make_unique<Poco::ThreadPool>(2, 4);
-    Poco::Net::ServerSocket socket(Poco::Net::SocketAddress("127.0.0.1", 0));
-    port_ = socket.address().port();
-    connections_ = new HttpConnectionFactory(*pipeline_, kMaxBody, params);
-    server_ = std::make_unique<Poco::Net::TCPServer>(connections_, *pool_, socket, params);
-    server_->start();
+    restart(options());
   }
 
   void tearDown() override {
     gate_->open();
     server_->stop();
-    connections_->stopAll();
-    pool_->joinAll();
     server_.reset();
   }
 
@@ -384,7 +377,7 @@ class HttpConnectionTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(large.closedByServer());
   }
 
-  void testStopAllDrainsTheRequestInFlight() {
+  void testStopDrainsTheRequestInFlight() {
     RawClient idle(port_);
     idle.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
     CPPUNIT_ASSERT_EQUAL(200, idle.read().status);
@@ -392,12 +385,12 @@ class HttpConnectionTest : public CppUnit::TestFixture {
     busy.send("GET /v1/slow HTTP/1.1\r\nHost: x\r\n\r\n");
     CPPUNIT_ASSERT(gate_->waitEntered());
 
-    server_->stop();
-    auto stopped = std::async(std::launch::async, [this] { connections_->stopAll(); });
-    // While the request is held, stopAll must not return.
+    auto stopped = std::async(std::launch::async, [this] { return server_->stop(); });
+    // While the request is held, stop() must not return.
     CPPUNIT_ASSERT(stopped.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
     gate_->open();
     CPPUNIT_ASSERT(stopped.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    CPPUNIT_ASSERT(stopped.get());
     // Answered in full, told the connection ends, then closed.
     const Reply reply = busy.read();
     CPPUNIT_ASSERT_EQUAL(200, reply.status);
@@ -407,17 +400,201 @@ class HttpConnectionTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(idle.closedByServer());
   }
 
+  // A head that does not arrive whole within header_timeout: 408 in the
+  // API's shape, then the connection closes.
+  void testSlowHeadIsAnswered408() {
+    HttpOptions o = options();
+    o.limits.header = std::chrono::milliseconds(300);
+    restart(o);
+    RawClient client(port_);
+    client.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n");
+    const Reply reply = client.read();
+    CPPUNIT_ASSERT_EQUAL(408, reply.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("Request Timeout"), reply.reason);
+    CPPUNIT_ASSERT_EQUAL(std::string("{\"message\":\"The request did not arrive in time.\"}"),
+                         reply.body);
+    CPPUNIT_ASSERT(!reply.header("X-Request-Id").empty());
+    CPPUNIT_ASSERT_EQUAL(std::string("close"), reply.header("Connection"));
+    CPPUNIT_ASSERT(client.closedByServer());
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().headerTimeouts.load());
+  }
+
+  // Nothing sent at all: nothing to answer, the connection just closes.
+  void testSilentConnectionIsClosedWithoutAnswer() {
+    HttpOptions o = options();
+    o.limits.header = std::chrono::milliseconds(300);
+    restart(o);
+    RawClient client(port_);
+    CPPUNIT_ASSERT(client.closedByServer());
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().idleClosed.load());
+  }
+
+  void testIdleKeepAliveConnectionIsClosed() {
+    HttpOptions o = options();
+    o.limits.keepAlive = std::chrono::milliseconds(300);
+    restart(o);
+    RawClient client(port_);
+    client.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+    CPPUNIT_ASSERT_EQUAL(std::string("keep-alive"), client.read().header("Connection"));
+    CPPUNIT_ASSERT(client.closedByServer());
+  }
+
+  void testStalledBodyIsAnswered408() {
+    HttpOptions o = options();
+    o.limits.body = std::chrono::milliseconds(300);
+    restart(o);
+    RawClient client(port_);
+    client.send("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{\"a\"");
+    const Reply reply = client.read();
+    CPPUNIT_ASSERT_EQUAL(408, reply.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("close"), reply.header("Connection"));
+    CPPUNIT_ASSERT(client.closedByServer());
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().bodyTimeouts.load());
+  }
+
+  // One byte at a time, the last one well within the deadline.
+  void testSteadyHeadWithinTheDeadlineIsServed() {
+    HttpOptions o = options();
+    o.limits.header = std::chrono::seconds(5);
+    restart(o);
+    RawClient client(port_);
+    for (const char c : std::string("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n")) {
+      client.send(std::string(1, c));
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));  // pacing, not waiting
+    }
+    CPPUNIT_ASSERT_EQUAL(200, client.read().status);
+  }
+
+  // One worker, many connections that hold on to their keep-alive: every
+  // client is still answered, since waiting costs no thread.
+  void testIdleConnectionsHoldNoWorker() {
+    HttpOptions o = options();
+    o.threads = 1;
+    o.maxQueued = 64;  // all 50 may speak at once
+    restart(o);
+    std::vector<std::unique_ptr<RawClient>> idle;
+    for (int i = 0; i < 50; ++i) {
+      idle.push_back(std::make_unique<RawClient>(port_));
+      if (i % 2 == 0) idle.back()->send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n");  // never ends
+    }
+    RawClient client(port_);
+    client.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+    CPPUNIT_ASSERT_EQUAL(200, client.read().status);
+    // And every one of them, when it finally speaks.
+    for (auto& other : idle) {
+      other->send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    for (std::size_t i = 0; i < idle.size(); ++i) {
+      CPPUNIT_ASSERT_EQUAL(i % 2 == 0 ? 400 : 200, idle[i]->read().status);
+    }
+  }
+
+  // At max_connections, a new client closes the connection whose client
+  // has been quiet the longest, and is served.
+  void testLeastRecentlyActiveConnectionIsShed() {
+    HttpOptions o = options();
+    o.limits.maxConnections = 3;
+    restart(o);
+    std::vector<std::unique_ptr<RawClient>> clients;
+    for (int i = 0; i < 3; ++i) {
+      clients.push_back(std::make_unique<RawClient>(port_));
+      clients.back()->send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+      CPPUNIT_ASSERT_EQUAL(200, clients.back()->read().status);
+    }
+    // The first becomes the most recently active: the second is the oldest.
+    clients[0]->send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+    CPPUNIT_ASSERT_EQUAL(200, clients[0]->read().status);
+    RawClient late(port_);
+    late.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+    CPPUNIT_ASSERT_EQUAL(200, late.read().status);
+    CPPUNIT_ASSERT(clients[1]->closedByServer());
+    for (const std::size_t kept : {std::size_t(0), std::size_t(2)}) {
+      clients[kept]->send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+      CPPUNIT_ASSERT_EQUAL(200, clients[kept]->read().status);
+    }
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().shed.load());
+  }
+
+  // A connection whose request a worker holds is never shed: the new
+  // client is refused instead.
+  void testNothingToShedAnswers503() {
+    HttpOptions o = options();
+    o.limits.maxConnections = 1;
+    restart(o);
+    RawClient busy(port_);
+    busy.send("GET /v1/slow HTTP/1.1\r\nHost: x\r\n\r\n");
+    CPPUNIT_ASSERT(gate_->waitEntered());
+    RawClient refused(port_);
+    const Reply reply = refused.read();
+    assertRefusal(reply);
+    CPPUNIT_ASSERT(refused.closedByServer());
+    gate_->open();
+    CPPUNIT_ASSERT_EQUAL(200, busy.read().status);
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().refusedFull.load());
+  }
+
+  void testAddressCapAnswers503() {
+    HttpOptions o = options();
+    o.limits.maxPerAddress = 2;
+    restart(o);
+    auto first = std::make_unique<RawClient>(port_);
+    RawClient second(port_);
+    for (RawClient* client : {first.get(), &second}) {
+      client->send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+      CPPUNIT_ASSERT_EQUAL(200, client->read().status);
+    }
+    RawClient third(port_);
+    assertRefusal(third.read());
+    CPPUNIT_ASSERT(third.closedByServer());
+    // Once one closes, the address has room again.
+    first.reset();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int status = 0;
+    while (status != 200 && std::chrono::steady_clock::now() < deadline) {
+      RawClient again(port_);
+      again.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+      status = again.read().status;
+    }
+    CPPUNIT_ASSERT_EQUAL(200, status);
+  }
+
  private:
+  HttpOptions options() const {
+    HttpOptions o;
+    o.port = 0;
+    o.ioThreads = 1;
+    o.threads = 4;
+    o.maxQueued = 8;
+    o.limits.maxBodyBytes = kMaxBody;
+    o.limits.keepAlive = std::chrono::seconds(5);
+    return o;
+  }
+
+  void restart(const HttpOptions& o) {
+    if (server_) server_->stop();
+    server_ = std::make_unique<HttpServer>(o, *pipeline_);
+    server_->start();
+    port_ = server_->port();
+  }
+
+  static void assertRefusal(const Reply& reply) {
+    CPPUNIT_ASSERT_EQUAL(503, reply.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("1"), reply.header("Retry-After"));
+    CPPUNIT_ASSERT_EQUAL(std::string("close"), reply.header("Connection"));
+    CPPUNIT_ASSERT_EQUAL(std::string("application/json; charset=utf-8"),
+                         reply.header("Content-Type"));
+    CPPUNIT_ASSERT(!reply.header("X-Request-Id").empty());
+    CPPUNIT_ASSERT(Json::parse(reply.body)["message"].isString());
+  }
+
   std::shared_ptr<Gate> gate_;
   rapport::test::FakeAuthenticator auth_;
   MemoryRateLimitStore store_;
   std::unique_ptr<Router> router_;
   std::unique_ptr<VersionPolicy> policy_;
   std::unique_ptr<Pipeline> pipeline_;
-  std::unique_ptr<Poco::ThreadPool> pool_;
-  Poco::SharedPtr<HttpConnectionFactory> connections_;
-  std::unique_ptr<Poco::Net::TCPServer> server_;
+  std::unique_ptr<HttpServer> server_;
   int port_ = 0;
 };
 
-CPPUNIT_TEST_SUITE_REGISTRATION(HttpConnectionTest);
+CPPUNIT_TEST_SUITE_REGISTRATION(ConnectionTest);

@@ -1,0 +1,384 @@
+#include "http/server/Connection.h"
+
+#include <boost/asio/error.hpp>
+#include <boost/asio/post.hpp>
+
+#include <utility>
+
+#include "http/ResponseWriter.h"
+#include "http/server/EventLoop.h"
+#include "http/server/Refusal.h"
+#include "http/server/ServerContext.h"
+
+namespace rapport::host {
+namespace {
+
+// Read sizes: small while a head arrives (an idle connection holds only
+// this), larger for bodies.
+constexpr std::size_t kHeadReadSize = 4 * 1024;
+constexpr std::size_t kBodyReadSize = 64 * 1024;
+// Buffers grown past this by a large request are released between requests.
+constexpr std::size_t kKeptCapacity = 64 * 1024;
+// Lingering close: how long, and how much, a client's leftover bytes are
+// read and dropped before the socket closes.
+constexpr auto kLingerTime = std::chrono::seconds(2);
+constexpr std::size_t kLingerBytes = 64 * 1024 * 1024;
+constexpr std::size_t kLingerReadSize = 16 * 1024;
+
+bool wouldBlock(const boost::system::error_code& error) {
+  return error == boost::asio::error::would_block || error == boost::asio::error::try_again;
+}
+
+// Keeps memory per idle connection small after a large request.
+void release(std::string& buffer) {
+  buffer.clear();
+  if (buffer.capacity() > kKeptCapacity) std::string().swap(buffer);
+}
+
+}  // namespace
+
+Connection::Connection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
+                       bool addressCounted)
+    : socket_(std::move(socket)),
+      loop_(loop),
+      server_(server),
+      address_(std::move(address)),
+      addressCounted_(addressCounted),
+      reader_(server.limits.maxBodyBytes) {}
+
+void Connection::prepare() {
+  boost::system::error_code ignored;
+  // Answers are written whole, at once: Nagle would only delay them.
+  socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  // Workers write without blocking (a full socket buffer hands the rest to
+  // the I/O thread).
+  socket_.non_blocking(true, ignored);
+  loop_.track(shared_from_this());
+}
+
+void Connection::start() {
+  prepare();
+  setPhase(Phase::Waiting, server_.limits.header);
+  readSome();
+}
+
+void Connection::refuse(std::string response) {
+  prepare();
+  send(std::move(response), 0, Then::Linger);
+}
+
+void Connection::setPhase(Phase phase, Clock::duration limit) {
+  phase_ = phase;
+  deadline_ = Clock::now() + limit;
+}
+
+bool Connection::sheddable() const {
+  return phase_ == Phase::Waiting || phase_ == Phase::Head || phase_ == Phase::Lingering;
+}
+
+// ---- Reading a request (I/O thread) ----
+
+void Connection::readSome() {
+  if (inStart_ == in_.size()) {
+    in_.clear();
+    inStart_ = 0;
+  } else if (inStart_ > 0 && inStart_ >= in_.size() / 2) {
+    // Bytes before inStart_ belong to answered requests (or decoded chunks).
+    in_.erase(0, inStart_);
+    inStart_ = 0;
+  }
+  const std::size_t size = reader_.readingBody() ? kBodyReadSize : kHeadReadSize;
+  readBase_ = in_.size();
+  in_.resize(readBase_ + size);
+  socket_.async_read_some(
+      boost::asio::buffer(in_.data() + readBase_, size),
+      [self = shared_from_this()](const boost::system::error_code& error, std::size_t bytes) {
+        self->onRead(error, bytes);
+      });
+}
+
+void Connection::onRead(const boost::system::error_code& error, std::size_t bytes) {
+  // Closed, shed or timed out while the read was in flight: in_ is no
+  // longer this read's.
+  if (phase_ != Phase::Waiting && phase_ != Phase::Head && phase_ != Phase::Body) return;
+  in_.resize(readBase_ + bytes);
+  if (error == boost::asio::error::eof) {
+    clientEnded_ = true;
+  } else if (error) {
+    close();  // a reset: nobody is left to answer
+    return;
+  }
+  if (bytes > 0) loop_.touch(*this);
+  process(clientEnded_);
+}
+
+void Connection::process(bool ended) {
+  const RequestReader::Step step = reader_.advance(in_, inStart_, ended);
+  // The interim answer only while the body is still awaited.
+  const bool interim = reader_.takeContinue() && step == RequestReader::Step::NeedMore;
+  switch (step) {
+    case RequestReader::Step::Nothing:
+      close();  // the client is done
+      return;
+    case RequestReader::Step::Ready:
+      dispatch();
+      return;
+    case RequestReader::Step::NeedMore:
+      break;
+  }
+  if (reader_.readingBody()) {
+    // Each read that brought bytes restarts the body's clock.
+    setPhase(Phase::Body, server_.limits.body);
+  } else if (reader_.started() && phase_ == Phase::Waiting) {
+    // The head's clock: from the accept for a first request, from its
+    // first byte for later ones.
+    phase_ = Phase::Head;
+    if (!fresh_) deadline_ = Clock::now() + server_.limits.header;
+  }
+  if (interim) {
+    send(kContinueResponse, 0, Then::ReadBody);
+    return;
+  }
+  readSome();
+}
+
+// ---- Answering (worker, then I/O thread) ----
+
+void Connection::dispatch() {
+  const auto self = shared_from_this();
+  RequestReader::Framing framing;
+  RawRequest request = reader_.take(framing);
+  request.clientAddress = address_;
+  phase_ = Phase::Working;
+  loop_.untrack(*this);
+  const bool queued =
+      server_.workers.submit([self, request = std::move(request), framing]() mutable {
+        self->serveOnWorker(std::move(request), framing);
+      });
+  if (queued) return;
+  ++server_.stats.refusedBusy;
+  loop_.track(self);
+  send(serviceUnavailable("The server is too busy to take this request. Try again shortly."), 0,
+       Then::Linger);
+}
+
+void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framing) {
+  const RawResponse response = server_.pipeline.handle(request);
+  // Asked once the handler has run: a server that began stopping meanwhile
+  // answers "Connection: close".
+  const bool keepAlive = framing.clientKeepsAlive && framing.consumed &&
+                         server_.limits.keepAlive.count() > 0 &&
+                         !server_.stopping.load(std::memory_order_relaxed);
+  std::string bytes = serializeResponse(response, keepAlive, framing.headRequest);
+  // Most answers fit the socket's buffer: written here, the client has them
+  // without waiting for the I/O thread.
+  std::size_t sent = 0;
+  bool failed = false;
+  while (sent < bytes.size()) {
+    boost::system::error_code error;
+    sent +=
+        socket_.write_some(boost::asio::buffer(bytes.data() + sent, bytes.size() - sent), error);
+    if (error) {
+      failed = !wouldBlock(error);
+      break;
+    }
+  }
+  // Not keeping the connection: the client may still be sending (a body
+  // not read, pipelined requests), so close politely.
+  const Then then = keepAlive ? Then::ReadRequest : Then::Linger;
+  boost::asio::post(loop_.context(),
+                    [self = shared_from_this(), bytes = std::move(bytes), sent, failed,
+                     then]() mutable { self->answered(std::move(bytes), sent, failed, then); });
+}
+
+void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then then) {
+  if (phase_ == Phase::Closed) return;
+  loop_.track(shared_from_this());
+  if (failed) {
+    close();  // the client is gone
+    return;
+  }
+  send(std::move(bytes), sent, then);
+}
+
+// ---- Writing (I/O thread) ----
+
+void Connection::send(std::string bytes, std::size_t alreadySent, Then then) {
+  out_ = std::move(bytes);
+  outSent_ = alreadySent;
+  then_ = then;
+  while (outSent_ < out_.size()) {
+    boost::system::error_code error;
+    outSent_ += socket_.write_some(
+        boost::asio::buffer(out_.data() + outSent_, out_.size() - outSent_), error);
+    if (wouldBlock(error)) break;
+    if (error) {
+      close();
+      return;
+    }
+  }
+  if (outSent_ < out_.size()) {
+    setPhase(Phase::Writing, server_.limits.send);
+    writeSome();
+    return;
+  }
+  sent();
+}
+
+void Connection::writeSome() {
+  socket_.async_write_some(
+      boost::asio::buffer(out_.data() + outSent_, out_.size() - outSent_),
+      [self = shared_from_this()](const boost::system::error_code& error, std::size_t bytes) {
+        if (self->phase_ != Phase::Writing) return;
+        if (error) {
+          self->close();
+          return;
+        }
+        self->outSent_ += bytes;
+        // The send deadline is the longest wait for progress, not for all.
+        self->setPhase(Phase::Writing, self->server_.limits.send);
+        self->loop_.touch(*self);
+        if (self->outSent_ < self->out_.size()) {
+          self->writeSome();
+        } else {
+          self->sent();
+        }
+      });
+}
+
+void Connection::sent() {
+  release(out_);
+  outSent_ = 0;
+  switch (then_) {
+    case Then::ReadBody:
+      setPhase(Phase::Body, server_.limits.body);
+      readSome();
+      return;
+    case Then::ReadRequest:
+      waitForRequest();
+      return;
+    case Then::Linger:
+      linger();
+      return;
+    case Then::Close:
+      close();
+      return;
+  }
+}
+
+void Connection::waitForRequest() {
+  if (server_.stopping.load(std::memory_order_relaxed)) {
+    linger();
+    return;
+  }
+  fresh_ = false;
+  setPhase(Phase::Waiting, server_.limits.keepAlive);
+  // Pipelined requests are already here.
+  if (inStart_ < in_.size() || clientEnded_) {
+    process(clientEnded_);
+    return;
+  }
+  release(in_);
+  inStart_ = 0;
+  readSome();
+}
+
+// ---- Closing (I/O thread) ----
+
+// Shut the send side, then read and drop what the client still sends until
+// it closes, for a moment: closing a socket with unread bytes sends a reset
+// that can destroy the answer before the client reads it.
+void Connection::linger() {
+  phase_ = Phase::Lingering;
+  deadline_ = Clock::now() + kLingerTime;
+  boost::system::error_code ignored;
+  socket_.shutdown(Socket::shutdown_send, ignored);
+  if (clientEnded_) {
+    close();
+    return;
+  }
+  in_.clear();
+  inStart_ = 0;
+  in_.resize(kLingerReadSize);
+  socket_.async_read_some(
+      boost::asio::buffer(in_),
+      [self = shared_from_this()](const boost::system::error_code& error, std::size_t bytes) {
+        self->onLingerRead(error, bytes);
+      });
+}
+
+void Connection::onLingerRead(const boost::system::error_code& error, std::size_t bytes) {
+  if (phase_ != Phase::Lingering) return;
+  lingered_ += bytes;
+  if (error || bytes == 0 || lingered_ > kLingerBytes) {
+    close();
+    return;
+  }
+  socket_.async_read_some(boost::asio::buffer(in_),
+                          [self = shared_from_this()](const boost::system::error_code& e,
+                                                      std::size_t n) { self->onLingerRead(e, n); });
+}
+
+void Connection::onDeadline(Clock::time_point) {
+  switch (phase_) {
+    case Phase::Waiting:
+      ++server_.stats.idleClosed;
+      close();
+      return;
+    case Phase::Head:
+      ++server_.stats.headerTimeouts;
+      timeOut(ReadState::TimedOut);
+      return;
+    case Phase::Body:
+      ++server_.stats.bodyTimeouts;
+      timeOut(ReadState::TimedOut);
+      return;
+    case Phase::Writing:
+      ++server_.stats.sendTimeouts;
+      close();
+      return;
+    case Phase::Lingering:
+      close();
+      return;
+    case Phase::Working:
+    case Phase::Closed:
+      return;
+  }
+}
+
+// A request that stopped arriving is answered (408, through the Pipeline:
+// envelope, request id, rate-limit headers) and the connection closed.
+void Connection::timeOut(ReadState why) {
+  const auto self = shared_from_this();
+  boost::system::error_code ignored;
+  socket_.cancel(ignored);  // the read in flight ends; its handler sees Working and leaves
+  RawRequest request;
+  request.clientAddress = address_;
+  request.readState = why;
+  phase_ = Phase::Working;
+  loop_.untrack(*this);
+  const bool queued = server_.workers.submit([self, request = std::move(request)]() mutable {
+    self->serveOnWorker(std::move(request), RequestReader::Framing{false, false, false});
+  });
+  if (!queued) {
+    phase_ = Phase::Waiting;  // so that close() does its accounting
+    close();
+  }
+}
+
+void Connection::closeIfWaiting() {
+  if (phase_ == Phase::Waiting || phase_ == Phase::Lingering) close();
+}
+
+void Connection::close() {
+  if (phase_ == Phase::Closed) return;
+  const auto self = shared_from_this();  // untrack may drop the list's reference
+  phase_ = Phase::Closed;
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  loop_.untrack(*this);
+  --server_.stats.open;
+  if (addressCounted_) server_.addresses.remove(address_);
+}
+
+}  // namespace rapport::host

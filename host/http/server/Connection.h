@@ -1,0 +1,122 @@
+// One client connection of the event-driven front end: a state machine that
+// lives on one EventLoop's I/O thread and costs a socket and a small buffer
+// while it waits for its client, never a thread.
+//
+//   Waiting --first byte--> Head --head read--> Body --request whole--> Working
+//      ^                                                                  |
+//      +---- keep-alive <---- (response sent) <---- Writing <-------------+
+//   Working: the request runs on a worker (WorkerPool), which also writes
+//   as much of the response as the socket takes at once, then hands the
+//   connection back to its I/O thread. Closing politely (a request not
+//   read to its end, a refusal) goes through Lingering: the send side is
+//   shut, what the client still sends is read and dropped for a moment, so
+//   that the answer is not destroyed by a reset.
+//
+// Deadlines (ConnectionLimits) are checked by the loop's sweep, not by a
+// timer per connection: onDeadline() decides per phase (a silent close, a
+// 408, a close).
+//
+// Threading: everything runs on the loop's I/O thread, except
+// serveOnWorker() on a worker; during Working the I/O thread touches
+// neither the socket nor the request (the connection is off the loop's
+// list), and the worker hands back with a post to the loop.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <string>
+
+#include "http/RequestReader.h"
+
+namespace rapport::host {
+
+class EventLoop;
+struct ServerContext;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Socket = boost::asio::ip::tcp::socket;
+
+  // `address`: the client's; `addressCounted`: counted in
+  // ServerContext::addresses (close() forgets it). Counted in the
+  // server's open connections by its creator (close() uncounts it).
+  Connection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
+             bool addressCounted);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // I/O thread. Starts waiting for the first request; the header time-out
+  // runs from now.
+  void start();
+  // I/O thread, instead of start(). Writes `response` (a front-end
+  // refusal) and closes politely.
+  void refuse(std::string response);
+  // I/O thread, from the loop's sweep when deadline() has passed.
+  void onDeadline(Clock::time_point now);
+  // I/O thread. Whether closing it now loses no request a worker holds or
+  // an answer being written: waiting for a request, receiving a head, or
+  // lingering.
+  bool sheddable() const;
+  // I/O thread. For shedding and for the server's stop: closes now.
+  void close();
+  // I/O thread. For the server's stop: closes when no request has begun to
+  // arrive. A request arriving, running or being answered finishes (within
+  // its deadlines) and its answer says "Connection: close".
+  void closeIfWaiting();
+
+  Clock::time_point deadline() const { return deadline_; }
+
+  // The loop's list position (EventLoop only).
+  std::list<std::shared_ptr<Connection>>::iterator position;
+  bool listed = false;
+
+ private:
+  enum class Phase { Waiting, Head, Body, Working, Writing, Lingering, Closed };
+  // What follows once out_ is sent.
+  enum class Then { ReadRequest, ReadBody, Linger, Close };
+
+  void prepare();
+  void readSome();
+  void onRead(const boost::system::error_code& error, std::size_t bytes);
+  void process(bool ended);
+  void dispatch();
+  void serveOnWorker(RawRequest request, RequestReader::Framing framing);
+  void answered(std::string bytes, std::size_t sent, bool failed, Then then);
+  void send(std::string bytes, std::size_t alreadySent, Then then);
+  void writeSome();
+  void sent();
+  void waitForRequest();
+  void linger();
+  void onLingerRead(const boost::system::error_code& error, std::size_t bytes);
+  void timeOut(ReadState why);
+  void setPhase(Phase phase, Clock::duration limit);
+
+  Socket socket_;
+  EventLoop& loop_;
+  ServerContext& server_;
+  std::string address_;
+  bool addressCounted_;
+  Phase phase_ = Phase::Waiting;
+  Clock::time_point deadline_;
+  bool fresh_ = true;  // no request served yet: the header time-out runs from the accept
+
+  // Received bytes; those before inStart_ belong to requests already taken.
+  std::string in_;
+  std::size_t inStart_ = 0;
+  std::size_t readBase_ = 0;  // in_.size() before the read in flight
+  bool clientEnded_ = false;
+  RequestReader reader_;
+
+  std::string out_;  // the bytes being written (Writing)
+  std::size_t outSent_ = 0;
+  Then then_ = Then::ReadRequest;
+  std::size_t lingered_ = 0;
+  Clock::time_point lingerEnd_;
+};
+
+}  // namespace rapport::host

@@ -1,0 +1,96 @@
+#include "http/server/EventLoop.h"
+
+#include <chrono>
+#include <iterator>
+
+#include "http/server/Connection.h"
+
+namespace rapport::host {
+namespace {
+
+// Deadlines are applied this often: a time-out fires up to this late.
+constexpr auto kSweepInterval = std::chrono::milliseconds(250);
+
+}  // namespace
+
+// Concurrency hint 1: one thread runs the context (others only post to it).
+EventLoop::EventLoop(ServerContext& server)
+    : server_(server),
+      context_(1),
+      work_(boost::asio::make_work_guard(context_)),
+      sweepTimer_(context_) {}
+
+EventLoop::~EventLoop() {
+  stop();
+}
+
+void EventLoop::start() {
+  scheduleSweep();
+  thread_ = std::thread([this] { context_.run(); });
+}
+
+void EventLoop::stop() {
+  if (!thread_.joinable()) return;
+  context_.stop();
+  thread_.join();
+  connections_.clear();
+}
+
+void EventLoop::track(const std::shared_ptr<Connection>& connection) {
+  connection->position = connections_.insert(connections_.end(), connection);
+  connection->listed = true;
+}
+
+void EventLoop::touch(Connection& connection) {
+  if (!connection.listed) return;
+  connections_.splice(connections_.end(), connections_, connection.position);
+}
+
+void EventLoop::untrack(Connection& connection) {
+  if (!connection.listed) return;
+  connection.listed = false;
+  // Last: the list may hold the only reference.
+  const auto keep = *connection.position;
+  connections_.erase(connection.position);
+}
+
+bool EventLoop::shedOne() {
+  for (const auto& listed : connections_) {
+    if (listed->sheddable()) {
+      const std::shared_ptr<Connection> connection = listed;  // close() unlists it
+      connection->close();
+      return true;
+    }
+  }
+  return false;
+}
+
+void EventLoop::closeIdle() {
+  for (auto it = connections_.begin(); it != connections_.end();) {
+    // close() unlists the connection: step first.
+    const std::shared_ptr<Connection> connection = *it++;
+    connection->closeIfWaiting();
+  }
+}
+
+void EventLoop::scheduleSweep() {
+  sweepTimer_.expires_after(kSweepInterval);
+  sweepTimer_.async_wait([this](const boost::system::error_code& error) {
+    if (error) return;
+    sweep();
+    scheduleSweep();
+  });
+}
+
+void EventLoop::sweep() {
+  const auto now = Connection::Clock::now();
+  for (auto it = connections_.begin(); it != connections_.end();) {
+    // onDeadline may unlist the connection (close, or a 408 handed to a
+    // worker): step first. It touches no other connection.
+    const auto current = it++;
+    const std::shared_ptr<Connection> connection = *current;
+    if (connection->deadline() <= now) connection->onDeadline(now);
+  }
+}
+
+}  // namespace rapport::host

@@ -1,0 +1,69 @@
+// One I/O thread: a Boost.Asio io_context (epoll underneath) that reads and
+// writes for the connections it owns, and a sweep that applies their
+// deadlines four times a second. The loop keeps its connections in a list
+// ordered by last activity, least recent first: that order is the one in
+// which connections are shed when max_connections is reached, and the
+// sweep walks it.
+//
+// Threading: start() and stop() from the owning HttpServer; the list
+// functions only on this loop's thread (connections call them from their
+// handlers); post work to it with boost::asio::post(context(), ...).
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <list>
+#include <memory>
+#include <thread>
+
+namespace rapport::host {
+
+class Connection;
+struct ServerContext;
+
+class EventLoop {
+ public:
+  explicit EventLoop(ServerContext& server);
+  ~EventLoop();
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
+  boost::asio::io_context& context() { return context_; }
+  ServerContext& server() { return server_; }
+
+  // Runs the loop on a thread of its own.
+  void start();
+  // Stops the loop and joins its thread. Connections still listed are
+  // dropped with it. Not from the loop's own thread.
+  void stop();
+
+  // Loop thread only. Lists `connection` as the most recently active.
+  void track(const std::shared_ptr<Connection>& connection);
+  // Loop thread only. Moves it to the most recently active end.
+  void touch(Connection& connection);
+  // Loop thread only. Unlists it (handed to a worker, or closed).
+  void untrack(Connection& connection);
+  // Loop thread only. Closes the least recently active sheddable
+  // connection; false when there is none.
+  bool shedOne();
+  // Loop thread only. For the server's stop: closes every connection that
+  // waits for a request (Connection::closeIfWaiting).
+  void closeIdle();
+
+ private:
+  void scheduleSweep();
+  void sweep();
+
+  ServerContext& server_;
+  boost::asio::io_context context_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  boost::asio::steady_timer sweepTimer_;
+  // Least recently active first. Connections handed to a worker are not
+  // listed (the worker's task holds them).
+  std::list<std::shared_ptr<Connection>> connections_;
+  std::thread thread_;
+};
+
+}  // namespace rapport::host
