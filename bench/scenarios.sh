@@ -8,7 +8,8 @@
 #   BODY    the rest of the line, sent as application/json
 #
 # Each scenario is checked once with curl (it must answer 2xx), measured with
-# wrk, then run through the per-connection check (docs/performance.md).
+# wrk at each --connections count, while the per-connection check
+# (lib/served.sh, docs/performance.md) watches every connection.
 #
 # A scenario that needs data or a computed path also defines a function
 # prepare_<NAME>, called once per engine after registration and before the
@@ -20,7 +21,7 @@
 #   SCN_EXPECT           the one status every response must have (e.g. 201);
 #                        default: any 2xx
 #   SCN_MAX_GAP_MS       longest wait without a response on one connection
-#                        in the check (default --max-gap, 1000 ms)
+#                        (default --max-gap, 1000 ms; lib/served.sh)
 #   SCN_TIMEOUT          wrk --timeout for a slow request (default 2s)
 # The contact scenarios below are examples.
 # shellcheck disable=SC2034 # read by run.sh
@@ -35,6 +36,12 @@ SCENARIOS=(
   "deal_stage_move token   PATCH /v1/crm/deals/MOVED/stage"
   "pipeline_list   token   GET   /v1/crm/pipelines?per_page=3"
 )
+
+# Measured a second time at each connection count beside bench/run.sh
+# --slowloris slow clients (200 by default; lib/slowloris.py): the front end
+# alone, and a record read.
+# shellcheck disable=SC2034 # read by run.sh
+SLOWLORIS_SCENARIOS="versions contact_get"
 
 # The contacts the read scenarios use: 100 000 in the benchmark tenant,
 # written with SQL (lib/seed.sh), once per engine.

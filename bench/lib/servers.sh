@@ -168,8 +168,7 @@ start_rapportd() {
 # Written by bench/run.sh.
 server.host = 127.0.0.1
 server.port = $port
-# One worker thread per keep-alive connection (stack-facts.md): more threads
-# than wrk connections, or some connections are never served.
+# Workers running complete requests; connections cost none (issue 10).
 server.threads = $SERVER_THREADS
 database.url = $db_url
 # Every worker may hold a session at once.

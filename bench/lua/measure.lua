@@ -6,17 +6,17 @@
 --   BENCH_BODY    request body; sent as JSON when set. "{seq}", BENCH_PATHS
 --                 and BENCH_BODIES: see requests.lua
 --   BENCH_NONCE   that value's prefix; run.sh passes a different one to every
---                 wrk run (warm-up, measurement, check) of a scenario
+--                 wrk run (warm-up, measurement) of a scenario
 --   BENCH_EXPECT_STATUS  when set (e.g. 201), any other status is counted as
 --                 "unexpected" and fails the run
 --
 -- For a fixed request the script defines neither request() nor response():
 -- wrk then formats the request once per thread and never hands responses to
 -- Lua, so the load generator spends as little of the shared CPU as possible.
--- That is also why non-2xx responses are counted by wrk itself here (status
--- >= 400); the per-connection check (connections.lua) counts every non-2xx
--- status. Only a body with "{seq}" (one body per request)
--- (or BENCH_PATHS) defines request() (requests.lua), and only
+-- That is also why error responses are counted by wrk itself here (status
+-- >= 400; a 1xx or 3xx would pass unseen, and every scenario answers 2xx to
+-- the curl request run.sh sends first). Only a body with "{seq}" (one body
+-- per request) or BENCH_PATHS defines request() (requests.lua), and only
 -- BENCH_EXPECT_STATUS defines response().
 
 local method = os.getenv("BENCH_METHOD") or ""

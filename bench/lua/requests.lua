@@ -1,5 +1,5 @@
--- The request shapes of a scenario, shared by measure.lua and connections.lua
--- (loaded with dofile from BENCH_LUA_DIR, which bench/run.sh sets).
+-- The request shapes of a scenario, for measure.lua (loaded with dofile from
+-- BENCH_LUA_DIR, which bench/run.sh sets).
 --
 --   BENCH_BODY    every "{seq}" in it is replaced, per request, by a value
 --                 unique within the run: BENCH_NONCE-<wrk thread>-<request number>

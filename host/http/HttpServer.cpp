@@ -27,6 +27,9 @@ constexpr auto kDrainTimeout = std::chrono::seconds(10);
 // After accept() failed for want of descriptors, the next try waits this
 // long (a connection was shed meanwhile), instead of spinning.
 constexpr auto kAcceptRetry = std::chrono::milliseconds(50);
+// Connections accepted in one go from the backlog (then other events get
+// their turn).
+constexpr int kAcceptBatch = 64;
 // The counters are logged this often when something happened.
 constexpr auto kStatsInterval = std::chrono::seconds(60);
 
@@ -101,6 +104,7 @@ void HttpServer::listen() {
     acceptor_->set_option(tcp::acceptor::reuse_address(true));
     acceptor_->bind(endpoint);
     acceptor_->listen(boost::asio::socket_base::max_listen_connections);
+    acceptor_->non_blocking(true);  // acceptWaiting() takes the backlog without blocking
   } catch (const std::exception& e) {
     acceptor_.reset();
     loops_.clear();
@@ -120,14 +124,40 @@ void HttpServer::accept() {
       acceptFailed(error);
       return;
     }
-    if (&target == loops_.front().get()) {
-      welcome(target, std::move(socket));
-    } else {
-      boost::asio::post(target.context(), [this, &target, socket = std::move(socket)]() mutable {
-        welcome(target, std::move(socket));
-      });
+    handOver(target, std::move(socket));
+    if (acceptWaiting()) accept();
+  });
+}
+
+// The rest of the backlog at once, a batch at a time: under load, each
+// accept would otherwise wait its turn behind every read the loop has
+// queued, and new clients would sit in the backlog for seconds. False when
+// accept failed (acceptFailed() then schedules the next try).
+bool HttpServer::acceptWaiting() {
+  for (int i = 0; i < kAcceptBatch; ++i) {
+    EventLoop& target = *loops_[nextLoop_ % loops_.size()];
+    boost::system::error_code error;
+    tcp::socket socket = acceptor_->accept(target.context(), error);
+    if (error == boost::asio::error::would_block || error == boost::asio::error::try_again) {
+      return true;
     }
-    accept();
+    if (error) {
+      acceptFailed(error);
+      return false;
+    }
+    ++nextLoop_;
+    handOver(target, std::move(socket));
+  }
+  return true;
+}
+
+void HttpServer::handOver(EventLoop& target, tcp::socket socket) {
+  if (&target == loops_.front().get()) {
+    welcome(target, std::move(socket));
+    return;
+  }
+  boost::asio::post(target.context(), [this, &target, socket = std::move(socket)]() mutable {
+    welcome(target, std::move(socket));
   });
 }
 

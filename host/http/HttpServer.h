@@ -67,6 +67,8 @@ class HttpServer {
  private:
   void listen();
   void accept();
+  bool acceptWaiting();
+  void handOver(EventLoop& target, boost::asio::ip::tcp::socket socket);
   void welcome(EventLoop& loop, boost::asio::ip::tcp::socket socket);
   void acceptFailed(const boost::system::error_code& error);
   void reportStats();

@@ -53,7 +53,7 @@ void Connection::prepare() {
   // Workers write without blocking (a full socket buffer hands the rest to
   // the I/O thread).
   socket_.non_blocking(true, ignored);
-  loop_.track(shared_from_this());
+  loop_.track(shared_from_this(), Clock::now());
 }
 
 void Connection::start() {
@@ -157,7 +157,7 @@ void Connection::dispatch() {
       });
   if (queued) return;
   ++server_.stats.refusedBusy;
-  loop_.track(self);
+  loop_.track(self, Clock::now());
   send(serviceUnavailable("The server is too busy to take this request. Try again shortly."), 0,
        Then::Linger);
 }
@@ -174,6 +174,10 @@ void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framin
   // without waiting for the I/O thread.
   std::size_t sent = 0;
   bool failed = false;
+  // Its last activity for shedding: taken before the write, since the
+  // client may act on the answer (open another connection) before this
+  // thread runs again.
+  const Clock::time_point writtenAt = Clock::now();
   while (sent < bytes.size()) {
     boost::system::error_code error;
     sent +=
@@ -186,14 +190,16 @@ void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framin
   // Not keeping the connection: the client may still be sending (a body
   // not read, pipelined requests), so close politely.
   const Then then = keepAlive ? Then::ReadRequest : Then::Linger;
-  boost::asio::post(loop_.context(),
-                    [self = shared_from_this(), bytes = std::move(bytes), sent, failed,
-                     then]() mutable { self->answered(std::move(bytes), sent, failed, then); });
+  boost::asio::post(loop_.context(), [self = shared_from_this(), bytes = std::move(bytes), sent,
+                                      failed, then, writtenAt]() mutable {
+    self->answered(std::move(bytes), sent, failed, then, writtenAt);
+  });
 }
 
-void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then then) {
+void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then then,
+                          Clock::time_point writtenAt) {
   if (phase_ == Phase::Closed) return;
-  loop_.track(shared_from_this());
+  loop_.track(shared_from_this(), writtenAt);
   if (failed) {
     close();  // the client is gone
     return;

@@ -71,9 +71,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   Clock::time_point deadline() const { return deadline_; }
 
-  // The loop's list position (EventLoop only).
+  // The loop's list position and order (EventLoop only).
   std::list<std::shared_ptr<Connection>>::iterator position;
   bool listed = false;
+  Clock::time_point lastActive;
 
  private:
   enum class Phase { Waiting, Head, Body, Working, Writing, Lingering, Closed };
@@ -86,7 +87,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void process(bool ended);
   void dispatch();
   void serveOnWorker(RawRequest request, RequestReader::Framing framing);
-  void answered(std::string bytes, std::size_t sent, bool failed, Then then);
+  void answered(std::string bytes, std::size_t sent, bool failed, Then then,
+                Clock::time_point writtenAt);
   void send(std::string bytes, std::size_t alreadySent, Then then);
   void writeSome();
   void sent();

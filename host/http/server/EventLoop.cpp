@@ -36,12 +36,21 @@ void EventLoop::stop() {
   connections_.clear();
 }
 
-void EventLoop::track(const std::shared_ptr<Connection>& connection) {
-  connection->position = connections_.insert(connections_.end(), connection);
+void EventLoop::track(const std::shared_ptr<Connection>& connection,
+                      std::chrono::steady_clock::time_point activeAt) {
+  connection->lastActive = activeAt;
+  // From the most recent end: a connection is rarely older than more than
+  // a few that became active since.
+  auto before = connections_.end();
+  while (before != connections_.begin() && std::prev(before)->get()->lastActive > activeAt) {
+    --before;
+  }
+  connection->position = connections_.insert(before, connection);
   connection->listed = true;
 }
 
 void EventLoop::touch(Connection& connection) {
+  connection.lastActive = std::chrono::steady_clock::now();
   if (!connection.listed) return;
   connections_.splice(connections_.end(), connections_, connection.position);
 }

@@ -14,6 +14,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <chrono>
 #include <list>
 #include <memory>
 #include <thread>
@@ -39,9 +40,12 @@ class EventLoop {
   // dropped with it. Not from the loop's own thread.
   void stop();
 
-  // Loop thread only. Lists `connection` as the most recently active.
-  void track(const std::shared_ptr<Connection>& connection);
-  // Loop thread only. Moves it to the most recently active end.
+  // Loop thread only. Lists `connection` as last active at `activeAt`
+  // (now, or when a worker wrote its answer: the hand-back may come after
+  // other connections' activity), keeping the list in activity order.
+  void track(const std::shared_ptr<Connection>& connection,
+             std::chrono::steady_clock::time_point activeAt);
+  // Loop thread only. Active now: moves it to the most recently active end.
   void touch(Connection& connection);
   // Loop thread only. Unlists it (handed to a worker, or closed).
   void untrack(Connection& connection);
