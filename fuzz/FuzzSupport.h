@@ -24,28 +24,19 @@
 
 namespace rapport::fuzz {
 
-// readSome hands out at most `block` bytes at a time, as a socket may: the
-// parsers must not depend on how the bytes arrive.
+// The fuzz input as the request-head parser reads it, counting what it took.
 class BytesSource final : public rapport::host::ByteSource {
  public:
-  BytesSource(std::string_view bytes, std::size_t block) : bytes_(bytes), block_(block) {}
+  explicit BytesSource(std::string_view bytes) : bytes_(bytes) {}
 
   int nextByte() override {
     return position_ < bytes_.size() ? static_cast<unsigned char>(bytes_[position_++]) : -1;
-  }
-
-  std::size_t readSome(char* buffer, std::size_t length) override {
-    const std::size_t n = std::min({length, block_, bytes_.size() - position_});
-    std::memcpy(buffer, bytes_.data() + position_, n);
-    position_ += n;
-    return n;
   }
 
   std::size_t consumed() const { return position_; }
 
  private:
   std::string_view bytes_;
-  std::size_t block_;
   std::size_t position_ = 0;
 };
 

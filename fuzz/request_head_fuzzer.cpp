@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "FuzzSupport.h"
-#include "http/BodyReader.h"
+#include "http/BodyPlan.h"
 #include "http/RequestHead.h"
 
 namespace {
@@ -93,7 +93,7 @@ void checkBodyPlan(const RequestHead& head) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input = rapport::fuzz::asText(data, size);
-  rapport::fuzz::BytesSource source(input, 4096);
+  rapport::fuzz::BytesSource source(input);
   const HeadRead read = rapport::host::readRequestHead(source);
   const std::size_t consumed = source.consumed();
   FUZZ_CHECK(consumed <= size);
@@ -130,7 +130,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // without surrounding whitespace: joining "a" and "" gives "a, ").
   const std::string again = canonical(head);
   if (again.empty()) return 0;
-  rapport::fuzz::BytesSource second(again, 4096);
+  rapport::fuzz::BytesSource second(again);
   const HeadRead reread = rapport::host::readRequestHead(second);
   FUZZ_CHECK(reread.outcome == HeadRead::Outcome::Request);
   FUZZ_CHECK(second.consumed() == again.size());

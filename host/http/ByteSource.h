@@ -1,9 +1,9 @@
-// The reads the HTTP/1.1 parsers (RequestHead, BodyReader, ChunkedBody) need
-// from a connection: byte by byte for the framing lines, in blocks for body
-// data. An interface so that the parsers can be tested on plain strings.
+// The read the request-head parser (RequestHead) needs: byte by byte, for
+// its lines. An interface so that the parser runs over the bytes a
+// connection received (RequestReader) and over plain strings in tests.
 //
-// Neither call ever reads past what it returns: the bytes of a pipelined
-// next request stay in the connection for the next exchange.
+// It never reads past what it returns: the bytes of a pipelined next request
+// stay for the next exchange.
 #pragma once
 
 #include <cstddef>
@@ -14,12 +14,8 @@ namespace rapport::host {
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
-  // The next byte (0-255), or -1 at the end of the stream. Throws
-  // Poco::Exception when the connection times out or breaks.
+  // The next byte (0-255), or -1 at the end of the bytes.
   virtual int nextByte() = 0;
-  // Up to `length` bytes (at least one unless at the end); 0 at the end of
-  // the stream. Throws like nextByte().
-  virtual std::size_t readSome(char* buffer, std::size_t length) = 0;
 };
 
 enum class LineRead {
@@ -41,8 +37,5 @@ enum class LineEnds {
 // `line`, for the caller's syntax check to refuse.
 LineRead readLine(ByteSource& in, std::string& line, std::size_t limit,
                   LineEnds ends = LineEnds::CrlfOrLf);
-
-// Appends exactly `length` bytes to `out`; false when the stream ends first.
-bool readExactly(ByteSource& in, std::string& out, std::size_t length);
 
 }  // namespace rapport::host

@@ -6,10 +6,9 @@
 //   chunked-body = *chunk last-chunk trailer-section CRLF
 //   chunk        = chunk-size [ BWS ";" chunk-ext ] CRLF chunk-data CRLF
 //
-// It replaces readChunkedBody, a pull parser over a blocking ByteSource,
-// with the same rules and one stricter: every line ends with CRLF. Like it,
-// and unlike Poco's HTTPChunkedInputStream, it refuses a broken chunk rather
-// than take it for the end of the body.
+// Every line ends with CRLF, as in the request head. Unlike Poco's
+// HTTPChunkedInputStream, it refuses a broken chunk rather than take it for
+// the end of the body.
 #pragma once
 
 #include <cstddef>

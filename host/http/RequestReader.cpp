@@ -1,6 +1,5 @@
 #include "http/RequestReader.h"
 
-#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -30,14 +29,6 @@ class ReceivedBytes final : public ByteSource {
       return -1;
     }
     return static_cast<unsigned char>(bytes_[position_++]);
-  }
-
-  std::size_t readSome(char* buffer, std::size_t length) override {
-    const std::size_t n = std::min(length, bytes_.size() - position_);
-    if (n == 0) hitEnd_ = true;
-    bytes_.copy(buffer, n, position_);
-    position_ += n;
-    return n;
   }
 
   std::size_t position() const { return position_; }

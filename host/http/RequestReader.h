@@ -5,7 +5,7 @@
 // incremental, a fixed body is only counted), and the head is parsed once
 // it can be decided, not at every read (see advance()).
 //
-// The rules are the parsers' (RequestHead, BodyReader's planBody,
+// The rules are the parsers' (RequestHead, BodyPlan's planBody,
 // ChunkedDecoder): this class only decides when they have enough bytes.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include "http/BodyReader.h"
+#include "http/BodyPlan.h"
 #include "http/ChunkedDecoder.h"
 #include "http/Exchange.h"
 #include "http/RequestHead.h"
@@ -41,7 +41,7 @@ class RequestReader {
   // (bytes before `offset` belong to earlier requests), and advances
   // `offset` past the bytes this request took when Ready. `ended`: the
   // client closed its side, no more bytes will come (a request cut short is
-  // answered 400, as the head parser and BodyReader define).
+  // answered 400, as the head parser and BodyPlan define).
   Step advance(const std::string& buffer, std::size_t& offset, bool ended);
 
   // True once, right after the head of a request whose body will be read

@@ -145,24 +145,35 @@ void Connection::process(bool ended) {
 // ---- Answering (worker, then I/O thread) ----
 
 void Connection::dispatch() {
-  const auto self = shared_from_this();
   RequestReader::Framing framing;
   RawRequest request = reader_.take(framing);
   request.clientAddress = address_;
-  phase_ = Phase::Working;
-  loop_.untrack(*this);
-  const bool queued =
-      server_.workers.submit([self, request = std::move(request), framing]() mutable {
-        self->serveOnWorker(std::move(request), framing);
-      });
-  if (queued) return;
+  if (hold(std::move(request), framing)) return;
   ++server_.stats.refusedBusy;
-  loop_.track(self, Clock::now());
   send(serviceUnavailable("The server is too busy to take this request. Try again shortly."), 0,
        Then::Linger);
 }
 
-void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framing) {
+// Hands the connection and `request` to a worker. False when the queue is
+// full: the connection stays with its I/O thread (phase unchanged). When
+// true, the connection is the worker's: the caller must not touch it again.
+bool Connection::hold(RawRequest request, RequestReader::Framing framing) {
+  const std::uint64_t token = ++dispatches_;
+  holder_.store(token, std::memory_order_release);
+  const Phase before = phase_;
+  phase_ = Phase::Working;
+  const bool queued = server_.workers.submit(
+      [self = shared_from_this(), request = std::move(request), framing, token]() mutable {
+        self->serveOnWorker(std::move(request), framing, token);
+      });
+  if (queued) return true;
+  phase_ = before;
+  holder_.store(0, std::memory_order_release);
+  return false;
+}
+
+void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framing,
+                               std::uint64_t token) {
   const RawResponse response = server_.pipeline.handle(request);
   // Asked once the handler has run: a server that began stopping meanwhile
   // answers "Connection: close".
@@ -187,6 +198,10 @@ void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framin
       break;
     }
   }
+  if (keepAlive && !failed && sent == bytes.size() && inStart_ == in_.size() && !clientEnded_) {
+    resumeOnWorker(token);
+    return;
+  }
   // Not keeping the connection: the client may still be sending (a body
   // not read, pipelined requests), so close politely.
   const Then then = keepAlive ? Then::ReadRequest : Then::Linger;
@@ -196,9 +211,29 @@ void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framin
   });
 }
 
+// The answer went out whole and the connection waits for the next request:
+// the worker starts that wait itself, sparing the I/O thread a wake-up per
+// request. The read, once started, may complete on the I/O thread at once:
+// it is this worker's last touch of the connection but for releasing it.
+void Connection::resumeOnWorker(std::uint64_t token) {
+  const auto self = shared_from_this();
+  fresh_ = false;
+  phase_ = Phase::Waiting;
+  deadline_ = Clock::now() + server_.limits.keepAlive;
+  readSome();
+  holder_.compare_exchange_strong(token, 0, std::memory_order_acq_rel);
+  // A stop that began meanwhile may have passed this connection by.
+  if (server_.stopping.load(std::memory_order_acquire)) {
+    boost::asio::post(loop_.context(), [self] { self->closeIfWaiting(); });
+  }
+}
+
 void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then then,
                           Clock::time_point writtenAt) {
+  holder_.store(0, std::memory_order_release);
   if (phase_ == Phase::Closed) return;
+  // Placed in the activity order by when its answer was written.
+  loop_.untrack(*this);
   loop_.track(shared_from_this(), writtenAt);
   if (failed) {
     close();  // the client is gone
@@ -361,15 +396,7 @@ void Connection::timeOut(ReadState why) {
   RawRequest request;
   request.clientAddress = address_;
   request.readState = why;
-  phase_ = Phase::Working;
-  loop_.untrack(*this);
-  const bool queued = server_.workers.submit([self, request = std::move(request)]() mutable {
-    self->serveOnWorker(std::move(request), RequestReader::Framing{false, false, false});
-  });
-  if (!queued) {
-    phase_ = Phase::Waiting;  // so that close() does its accounting
-    close();
-  }
+  if (!hold(std::move(request), RequestReader::Framing{false, false, false})) close();
 }
 
 void Connection::closeIfWaiting() {

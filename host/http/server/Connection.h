@@ -6,8 +6,10 @@
 //      ^                                                                  |
 //      +---- keep-alive <---- (response sent) <---- Writing <-------------+
 //   Working: the request runs on a worker (WorkerPool), which also writes
-//   as much of the response as the socket takes at once, then hands the
-//   connection back to its I/O thread. Closing politely (a request not
+//   as much of the response as the socket takes at once. When all of it
+//   went, the connection stays open and nothing waits in its buffer (the
+//   usual case), the worker itself starts the wait for the next request;
+//   otherwise it hands the connection back to its I/O thread. Closing politely (a request not
 //   read to its end, a refusal) goes through Lingering: the send side is
 //   shut, what the client still sends is read and dropped for a moment, so
 //   that the answer is not destroyed by a reset.
@@ -17,15 +19,18 @@
 // 408, a close).
 //
 // Threading: everything runs on the loop's I/O thread, except
-// serveOnWorker() on a worker; during Working the I/O thread touches
-// neither the socket nor the request (the connection is off the loop's
-// list), and the worker hands back with a post to the loop.
+// serveOnWorker() on a worker. While a worker holds the connection (held())
+// the I/O thread touches nothing of it: the sweep, shedding and the stop
+// skip it. The worker gives it back either by starting the next read and
+// then clearing held(), or with a post to the loop.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <string>
@@ -70,6 +75,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void closeIfWaiting();
 
   Clock::time_point deadline() const { return deadline_; }
+  // Any thread. Whether a worker holds it (then nothing else may be read).
+  bool held() const { return holder_.load(std::memory_order_acquire) != 0; }
 
   // The loop's list position and order (EventLoop only).
   std::list<std::shared_ptr<Connection>>::iterator position;
@@ -86,7 +93,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void onRead(const boost::system::error_code& error, std::size_t bytes);
   void process(bool ended);
   void dispatch();
-  void serveOnWorker(RawRequest request, RequestReader::Framing framing);
+  void serveOnWorker(RawRequest request, RequestReader::Framing framing, std::uint64_t token);
+  void resumeOnWorker(std::uint64_t token);
+  bool hold(RawRequest request, RequestReader::Framing framing);
   void answered(std::string bytes, std::size_t sent, bool failed, Then then,
                 Clock::time_point writtenAt);
   void send(std::string bytes, std::size_t alreadySent, Then then);
@@ -101,6 +110,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Socket socket_;
   EventLoop& loop_;
   ServerContext& server_;
+  // 0: its I/O thread owns it; otherwise the token of the dispatch whose
+  // worker holds it (a stale worker's release then changes nothing).
+  std::atomic<std::uint64_t> holder_{0};
+  std::uint64_t dispatches_ = 0;
   std::string address_;
   bool addressCounted_;
   Phase phase_ = Phase::Waiting;

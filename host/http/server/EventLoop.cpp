@@ -65,7 +65,7 @@ void EventLoop::untrack(Connection& connection) {
 
 bool EventLoop::shedOne() {
   for (const auto& listed : connections_) {
-    if (listed->sheddable()) {
+    if (!listed->held() && listed->sheddable()) {
       const std::shared_ptr<Connection> connection = listed;  // close() unlists it
       connection->close();
       return true;
@@ -78,7 +78,7 @@ void EventLoop::closeIdle() {
   for (auto it = connections_.begin(); it != connections_.end();) {
     // close() unlists the connection: step first.
     const std::shared_ptr<Connection> connection = *it++;
-    connection->closeIfWaiting();
+    if (!connection->held()) connection->closeIfWaiting();
   }
 }
 
@@ -98,7 +98,7 @@ void EventLoop::sweep() {
     // worker): step first. It touches no other connection.
     const auto current = it++;
     const std::shared_ptr<Connection> connection = *current;
-    if (connection->deadline() <= now) connection->onDeadline(now);
+    if (!connection->held() && connection->deadline() <= now) connection->onDeadline(now);
   }
 }
 

@@ -64,8 +64,8 @@ class EventLoop {
   boost::asio::io_context context_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   boost::asio::steady_timer sweepTimer_;
-  // Least recently active first. Connections handed to a worker are not
-  // listed (the worker's task holds them).
+  // Least recently active first, held ones (Connection::held) included and
+  // skipped.
   std::list<std::shared_ptr<Connection>> connections_;
   std::thread thread_;
 };

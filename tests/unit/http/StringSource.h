@@ -1,10 +1,8 @@
-// A ByteSource over a string, for the HTTP parsers' tests. readSome hands
-// out at most `block` bytes at a time, as a socket may.
+// A ByteSource over a string, for the request-head parser's tests.
 #pragma once
 
-#include <algorithm>
-#include <cstring>
 #include <string>
+#include <utility>
 
 #include "http/ByteSource.h"
 
@@ -12,18 +10,10 @@ namespace rapport::test {
 
 class StringSource final : public rapport::host::ByteSource {
  public:
-  explicit StringSource(std::string bytes, std::size_t block = 3)
-      : bytes_(std::move(bytes)), block_(block) {}
+  explicit StringSource(std::string bytes) : bytes_(std::move(bytes)) {}
 
   int nextByte() override {
     return position_ < bytes_.size() ? static_cast<unsigned char>(bytes_[position_++]) : -1;
-  }
-
-  std::size_t readSome(char* buffer, std::size_t length) override {
-    const std::size_t n = std::min({length, block_, bytes_.size() - position_});
-    std::memcpy(buffer, bytes_.data() + position_, n);
-    position_ += n;
-    return n;
   }
 
   // What the parser left unread.
@@ -31,7 +21,6 @@ class StringSource final : public rapport::host::ByteSource {
 
  private:
   std::string bytes_;
-  std::size_t block_;
   std::size_t position_ = 0;
 };
 

@@ -1,12 +1,8 @@
-#include "http/BodyReader.h"
-
-#include <Poco/Exception.h>
+#include "http/BodyPlan.h"
 
 #include <charconv>
 #include <optional>
 #include <string_view>
-
-#include "http/ChunkedBody.h"
 
 namespace rapport::host {
 namespace {
@@ -62,18 +58,6 @@ BodyPlan planContentLength(const std::string& field, std::size_t maxBytes) {
   return BodyPlan{BodyPlan::Kind::Fixed, *length, ReadState::Complete};
 }
 
-BodyRead failed(ReadState why) {
-  return BodyRead{{}, why, false};
-}
-
-BodyRead readFixed(ByteSource& in, std::uint64_t length) {
-  BodyRead read;
-  if (!readExactly(in, read.bytes, static_cast<std::size_t>(length))) {
-    return failed(ReadState::Incomplete);
-  }
-  return read;
-}
-
 }  // namespace
 
 BodyPlan planBody(const RequestHead& head, std::size_t maxBytes) {
@@ -87,24 +71,6 @@ BodyPlan planBody(const RequestHead& head, std::size_t maxBytes) {
   // section 6.3). Nothing is read, so no client can hold a worker by
   // sending a body without announcing it.
   return BodyPlan{};
-}
-
-BodyRead readBody(const BodyPlan& plan, ByteSource& in, std::size_t maxBytes) {
-  try {
-    switch (plan.kind) {
-      case BodyPlan::Kind::None:
-        return BodyRead{};
-      case BodyPlan::Kind::Refused:
-        return failed(plan.refusal);
-      case BodyPlan::Kind::Fixed:
-        return readFixed(in, plan.length);
-      case BodyPlan::Kind::Chunked:
-        return readChunkedBody(in, maxBytes);
-    }
-  } catch (const Poco::Exception&) {
-    // A receive time-out or a reset mid-body.
-  }
-  return failed(ReadState::Incomplete);
 }
 
 }  // namespace rapport::host

@@ -1,6 +1,7 @@
-// Reads a request body from the connection with a hard size cap, never
-// "until EOF": Poco reads an unframed POST until the client closes, which
-// blocks a worker for the whole receive timeout (stack-facts).
+// How a request's body is framed, decided from its head alone, with a hard
+// size cap and never "until EOF" (Poco reads an unframed POST until the
+// client closes, stack-facts). RequestReader then reads what the plan says:
+// a fixed length, or chunks through ChunkedDecoder.
 //
 // Framing follows RFC 9112 §6: Transfer-Encoding "chunked" or a
 // Content-Length. Anything ambiguous is refused rather than guessed (both
@@ -11,9 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "http/ByteSource.h"
 #include "http/Exchange.h"
 #include "http/RequestHead.h"
 
@@ -35,20 +34,8 @@ struct BodyPlan {
   bool readsBytes() const { return kind == Kind::Chunked || (kind == Kind::Fixed && length > 0); }
 };
 
-struct BodyRead {
-  std::string bytes;
-  ReadState state = ReadState::Complete;
-  // Whether the connection is positioned at the next request. When false
-  // the connection must close after the answer.
-  bool consumed = true;
-};
-
 // Content-Length over `maxBytes`: TooLarge. No framing at all: no body, for
 // every method (RFC 9112 section 6.3: a bodiless POST reads as empty).
 BodyPlan planBody(const RequestHead& head, std::size_t maxBytes);
-
-// Reads what `plan` says. A chunked body past `maxBytes` is TooLarge, a bad
-// chunk Malformed; a stream that ends, times out or breaks early Incomplete.
-BodyRead readBody(const BodyPlan& plan, ByteSource& in, std::size_t maxBytes);
 
 }  // namespace rapport::host
