@@ -1,12 +1,12 @@
-// Fuzzes percent-coding (percentDecode, percentEncode), the query-string
-// split (parseQuery) and path decoding (Router::match, which splits the path
-// into segments and percent-decodes the parameters).
-//
-// Not reached: the split of a request target into path and query, which is
-// a private function of RequestHandler.cpp (with the server's whole pipeline
-// behind it); this harness starts from the path and the query it yields.
+// Fuzzes the split of a request target (splitTarget), percent-coding
+// (percentDecode, percentEncode), the query-string split (parseQuery) and
+// path decoding (Router::match, which splits the path into segments and
+// percent-decodes the parameters).
 //
 // Properties, beyond "no crash, no sanitizer report":
+// - an origin-form target without '#' is its path, then '?' and its query
+//   when it had one; the path never holds '?' or '#', and starts with '/'
+//   unless the target is not a path at all;
 // - decoding an encoding gives the input back, with or without '+' as space;
 // - an encoding is only unreserved bytes and %XX, three bytes per escape, and
 //   is its own canonical form: encode(decode(e)) == e;
@@ -126,10 +126,24 @@ void checkPath(std::string_view path) {
   if (rematch.route == match.route) FUZZ_CHECK(rematch.params == match.params);
 }
 
+void checkTarget(std::string_view target) {
+  const rapport::host::TargetParts parts = rapport::host::splitTarget(target);
+  FUZZ_CHECK(parts.path.find('?') == std::string::npos);
+  FUZZ_CHECK(parts.path.find('#') == std::string::npos);
+  FUZZ_CHECK(parts.query.find('#') == std::string::npos);
+  const bool origin = !target.empty() && target.front() == '/';
+  if (origin) FUZZ_CHECK(!parts.path.empty() && parts.path.front() == '/');
+  if (origin && target.find('#') == std::string_view::npos) {
+    const bool hasQuery = target.find('?') != std::string_view::npos;
+    FUZZ_CHECK(parts.path + (hasQuery ? "?" + parts.query : "") == target);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = rapport::fuzz::asText(data, size);
+  checkTarget(text);
   checkCoding(text);
   checkQuery(text);
   checkPath(text);
