@@ -3,6 +3,9 @@
 // so they never run on an I/O thread (EventLoop); an I/O thread only
 // submits.
 //
+// A task wakes the worker that went idle last (its stack and caches are
+// the warmest), not whichever the condition variable picks.
+//
 // Threading: submit() from any thread; stop() from one thread, once.
 #pragma once
 
@@ -11,7 +14,9 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <semaphore>
 #include <thread>
 #include <vector>
 
@@ -39,15 +44,20 @@ class WorkerPool {
   bool join(std::chrono::milliseconds timeout);
 
  private:
-  void work();
+  // One per worker: what wakes it.
+  struct Sleeper {
+    std::binary_semaphore wake{0};
+  };
+
+  void work(Sleeper& self);
 
   std::size_t maxQueued_;
   std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;  // a worker exited
+  std::condition_variable exited_;  // a worker exited
   std::deque<Task> queue_;
-  std::size_t waiting_ = 0;  // workers blocked on wake_
-  std::size_t running_ = 0;  // workers not yet exited
+  std::vector<std::unique_ptr<Sleeper>> sleepers_;
+  std::vector<Sleeper*> idle_;  // workers asleep, the last to sleep at the back
+  std::size_t running_ = 0;     // workers not yet exited
   bool stopping_ = false;
   bool detached_ = false;  // join() timed out: the threads run on, unowned
   std::vector<std::thread> threads_;
