@@ -35,15 +35,11 @@ using rapport::host::Pipeline;
 using rapport::host::Router;
 using rapport::host::VersionPolicy;
 
+using rapport::test::publicAccess;
+
 namespace {
 
 constexpr std::size_t kMaxBody = 1024;
-
-rapport::RouteOptions publicAccess() {
-  rapport::RouteOptions options;
-  options.access = rapport::Access::Public;
-  return options;
-}
 
 struct Reply {
   int status = 0;

@@ -9,8 +9,16 @@
 
 #include "http/Authenticator.h"
 #include "rapport/config.h"
+#include "rapport/http.h"
 
 namespace rapport::test {
+
+// Options of a route anyone may call (no token needed).
+inline rapport::RouteOptions publicAccess() {
+  rapport::RouteOptions options;
+  options.access = rapport::Access::Public;
+  return options;
+}
 
 class FakeConfig : public rapport::Config {
  public:

@@ -38,13 +38,9 @@ using rapport::host::MemoryRateLimitStore;
 using rapport::host::Router;
 using rapport::host::VersionPolicy;
 
-namespace {
+using rapport::test::publicAccess;
 
-rapport::RouteOptions publicAccess() {
-  rapport::RouteOptions options;
-  options.access = rapport::Access::Public;
-  return options;
-}
+namespace {
 
 struct Reply {
   int status = 0;

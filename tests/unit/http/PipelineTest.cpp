@@ -33,13 +33,9 @@ using rapport::host::VersionPolicy;
 using rapport::test::FakeAuthenticator;
 using rapport::test::FakeConfig;
 
-namespace {
+using rapport::test::publicAccess;
 
-rapport::RouteOptions publicAccess() {
-  rapport::RouteOptions options;
-  options.access = rapport::Access::Public;
-  return options;
-}
+namespace {
 
 rapport::RouteOptions adminsOnly() {
   rapport::RouteOptions options;
