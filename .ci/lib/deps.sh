@@ -16,7 +16,8 @@ build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-fil
 # clang, libclang-rt-14-dev: the libFuzzer harnesses of fuzz.smoke (fuzz/).
 test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd
       clang libclang-rt-14-dev)
-bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl)
+# iproute2: ss, the served-connections check of bench/lib/served.sh.
+bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl iproute2)
 
 # node and npm run the tests' OpenID Connect provider (oidc-provider, which
 # wants node 20): a machine that has them from elsewhere keeps its own.
