@@ -9,6 +9,9 @@
 #include <thread>
 
 #include "storage/ErrorMapping.h"
+#include "storage/PostgresStatement.h"
+#include "storage/SqliteLibrary.h"
+#include "storage/SqliteStatement.h"
 
 namespace rapport::host {
 namespace {
@@ -62,6 +65,7 @@ Connection::~Connection() {
 }
 
 void Connection::setUpSqlite(const DatabaseUrl& url, const StorageOptions& options) {
+  configureSqliteLibrary();
   // Poco's own busy timeout is in whole seconds (60 by default): round it up
   // here, the PRAGMA below sets the exact value.
   const auto seconds = static_cast<std::size_t>((options.sqliteBusyTimeoutMs + 999) / 1000);
@@ -120,9 +124,9 @@ void Connection::runSetup(const std::string& sql) {
 
 std::unique_ptr<PreparedStatement> Connection::prepare(std::string_view sql,
                                                        std::string_view signature) {
-  std::string text = dialect_ == Dialect::PostgreSQL ? rewritePlaceholders(sql) : std::string(sql);
-  return std::make_unique<PreparedStatement>(*session_, dialect_, sqlite_, std::move(text),
-                                             signature);
+  if (dialect_ == Dialect::SQLite)
+    return std::make_unique<SqliteStatement>(sqlite_, std::string(sql));
+  return std::make_unique<PostgresStatement>(*session_, rewritePlaceholders(sql), signature);
 }
 
 Result Connection::run(std::string_view sql, const Params& params, Caching caching) {
@@ -138,7 +142,12 @@ Result Connection::runCached(const std::string& key, std::string_view sql,
                              std::string_view signature, const Params& params) {
   PreparedStatement* statement = cache_.find(key);
   if (statement == nullptr) {
-    auto prepared = prepare(sql, signature);
+    std::unique_ptr<PreparedStatement> prepared;
+    try {
+      prepared = prepare(sql, signature);
+    } catch (...) {
+      throw failed(nullptr, std::string());
+    }
     statement = prepared.get();
     if (auto evicted = cache_.insert(key, std::move(prepared))) {
       retired_.push_back(std::move(evicted));
@@ -147,29 +156,30 @@ Result Connection::runCached(const std::string& key, std::string_view sql,
   try {
     return statement->execute(params);
   } catch (...) {
+    if (statement->reusableAfterFailure()) throw failed(nullptr, std::string());
     throw failed(cache_.remove(key), key);
   }
 }
 
 Result Connection::runOnce(std::string_view sql, std::string_view signature, const Params& params) {
-  auto statement = prepare(sql, signature);
+  std::unique_ptr<PreparedStatement> statement;
   try {
+    statement = prepare(sql, signature);
     return statement->execute(params);
   } catch (...) {
     throw failed(std::move(statement), std::string());
   }
 }
 
-// Called inside a catch block: retires the failed statement (Poco leaves it
-// mid-execution, unusable), marks the session broken when the connection
-// failed, and returns the classified error.
+// Called inside a catch block: retires the failed statement when it cannot
+// run again (Poco leaves it mid-execution), marks the session broken when the
+// connection failed, and returns the classified error.
 DbError Connection::failed(std::unique_ptr<PreparedStatement> statement, const std::string& key) {
   DbError error = currentDbError();
-  if (dialect_ == Dialect::PostgreSQL && statement->hasSucceeded()) {
-    statement->abandon();
-    if (!key.empty()) oneShotKeys_.insert(key);
+  if (statement) {
+    if (statement->abandonIfUnsafe() && !key.empty()) oneShotKeys_.insert(key);
+    retired_.push_back(std::move(statement));
   }
-  retired_.push_back(std::move(statement));
   if (error.kind() == DbError::Kind::ConnectionLost || !alive()) broken_ = true;
   if (!inTransaction()) sweep();
   return error;

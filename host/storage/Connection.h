@@ -86,7 +86,7 @@ class Connection {
   StatementCache cache_;
   std::vector<std::unique_ptr<PreparedStatement>> retired_;
   // SQL (with signature) that must not be cached any more: see
-  // PreparedStatement::abandon().
+  // PostgresStatement::abandonIfUnsafe().
   std::unordered_set<std::string> oneShotKeys_;
   int lockTimeoutMs_ = 0;  // PostgreSQL: the session's lock_timeout
   bool broken_ = false;

@@ -108,13 +108,6 @@ DbError currentDbError() {
   } catch (const Poco::Data::NotConnectedException&) {
     // Its text is the whole connection string: say what happened instead.
     return DbError(DbError::Kind::ConnectionLost, "not connected to the database");
-  } catch (const Poco::NotFoundException& e) {
-    // Poco 1.11's SQLite connector types result columns by their declared
-    // type and throws a bare "Not found" for one it does not know.
-    return DbError(DbError::Kind::Other,
-                   e.displayText() +
-                       " (SQLite: declare columns TEXT, INTEGER, BIGINT, REAL, BOOLEAN or BLOB; "
-                       "Poco cannot read types such as JSON)");
   } catch (const Poco::Exception& e) {
     return fromMessage(e.displayText());
   } catch (const std::exception& e) {

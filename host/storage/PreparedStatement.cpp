@@ -1,17 +1,7 @@
 #include "storage/PreparedStatement.h"
 
-#include <Poco/Data/Binding.h>
-#include <sqlite3.h>
-
-#include <type_traits>
-#include <variant>
-
-#include "storage/SqlScanner.h"
-
 namespace rapport::host {
 namespace {
-
-const Poco::Data::NullData kNull = Poco::NULL_GENERIC;
 
 char signatureChar(const Value& value) {
   static constexpr char kChars[] = {'N', 'B', 'I', 'D', 'S'};
@@ -25,120 +15,6 @@ std::string signatureOf(const Params& params) {
   signature.reserve(params.size());
   for (const Value& value : params) signature += signatureChar(value);
   return signature;
-}
-
-struct PreparedStatement::Slot {
-  Poco::Int64 integer = 0;
-  double real = 0;
-  bool flag = false;
-  std::string text;
-};
-
-// Statement::metaColumn is protected; the PostgreSQL collector needs it.
-class PreparedStatement::PocoStatement : public Poco::Data::Statement {
- public:
-  explicit PocoStatement(Poco::Data::Session& session) : Statement(session) {}
-  const Poco::Data::MetaColumn& column(std::size_t pos) const { return metaColumn(pos); }
-};
-
-PreparedStatement::PreparedStatement(Poco::Data::Session& session, Dialect dialect, sqlite3* db,
-                                     std::string sql, std::string_view signature)
-    : dialect_(dialect),
-      db_(db),
-      sql_(std::move(sql)),
-      slots_(std::make_unique<Slot[]>(signature.size())),
-      statement_(std::make_unique<PocoStatement>(session)),
-      isDataChange_(sql::changesData(sql_)) {
-  *statement_ << sql_;
-  bind(signature);
-  if (dialect_ == Dialect::SQLite) {
-    collector_ = new SqliteResultCollector(db_, sql_);
-  } else {
-    PocoStatement* statement = statement_.get();
-    collector_ =
-        new PostgresResultCollector([statement](std::size_t pos) -> const Poco::Data::MetaColumn& {
-          return statement->column(pos);
-        });
-  }
-  statement_->addExtract(collector_);
-}
-
-PreparedStatement::~PreparedStatement() = default;
-
-void PreparedStatement::bind(std::string_view signature) {
-  using Poco::Data::Keywords::use;
-  for (std::size_t i = 0; i < signature.size(); ++i) {
-    Slot& slot = slots_[i];
-    switch (signature[i]) {
-      case 'N':
-        statement_->addBind(use(kNull));
-        break;
-      case 'B':
-        statement_->addBind(use(slot.flag));
-        break;
-      case 'I':
-        statement_->addBind(use(slot.integer));
-        break;
-      case 'D':
-        statement_->addBind(use(slot.real));
-        break;
-      default:
-        statement_->addBind(use(slot.text));
-        break;
-    }
-  }
-}
-
-void PreparedStatement::fill(const Params& params) {
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    Slot& slot = slots_[i];
-    std::visit(
-        [&slot](const auto& value) {
-          using T = std::decay_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, bool>) {
-            slot.flag = value;
-          } else if constexpr (std::is_same_v<T, std::int64_t>) {
-            slot.integer = value;
-          } else if constexpr (std::is_same_v<T, double>) {
-            slot.real = value;
-          } else if constexpr (std::is_same_v<T, std::string>) {
-            slot.text = value;
-          }
-        },
-        params[i].variant());
-  }
-}
-
-Result PreparedStatement::execute(const Params& params) {
-  fill(params);
-  const sqlite3_int64 changesBefore = db_ != nullptr ? sqlite3_total_changes64(db_) : 0;
-  const std::size_t count = statement_->execute();
-  succeeded_ = true;
-  Result result;
-  result.rows = collector_->takeRows();
-  if (db_ != nullptr) {
-    // sqlite3_changes() keeps the count of the last data change, even across
-    // a later SELECT or DDL: trust it only when this statement changed rows.
-    result.affected = sqlite3_total_changes64(db_) != changesBefore ? sqlite3_changes64(db_) : 0;
-  } else {
-    result.affected = affected(count, result.rows);
-  }
-  return result;
-}
-
-// PostgreSQL through Poco: the command's row count when it returned no rows,
-// the number of rows returned by INSERT/UPDATE/DELETE ... RETURNING, and 0
-// for a SELECT.
-std::int64_t PreparedStatement::affected(std::size_t executeCount,
-                                         const std::vector<Row>& rows) const {
-  if (rows.empty()) return static_cast<std::int64_t>(executeCount);
-  return isDataChange_ ? static_cast<std::int64_t>(rows.size()) : 0;
-}
-
-void PreparedStatement::abandon() {
-  // A copy shares the implementation and is never destroyed, so Poco never
-  // frees the stale result.
-  static_cast<void>(new Poco::Data::Statement(*statement_));
 }
 
 }  // namespace rapport::host

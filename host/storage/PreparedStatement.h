@@ -1,28 +1,21 @@
-// One SQL text prepared on one session, with its parameter storage.
+// One SQL text prepared on one session, run again and again with new
+// parameter values (Connection keeps them in its StatementCache).
 //
-// Binding: Poco binds parameters by reference (use(x) keeps &x and re-reads
-// it on every execute), so each statement owns one slot per parameter at a
-// fixed address and copies the call's values into the slots before each
-// execution. A slot has one C++ type, so a statement is prepared per SQL text
-// AND parameter type signature (see signatureOf): "x = ?" bound with an
-// integer and with NULL are two statements. On PostgreSQL, Poco sends every
-// parameter as text without a type OID and the server infers each type from
-// its context (BIGINT for "int_col = $1", BOOLEAN for a boolean column,
-// BIGINT for LIMIT): comparisons and NULLs work; a parameter whose type
-// cannot be inferred ("? IS NULL" alone) needs a CAST in the SQL.
+// Two implementations, one per engine:
+//   - SqliteStatement: the SQLite C API, compiled once (Poco's SQLite
+//     Statement compiles its SQL again on every re-execution);
+//   - PostgresStatement: a Poco statement, prepared once on the server
+//     (Poco's PostgreSQL executor keeps it prepared between executions).
+//
+// A statement is prepared per SQL text AND parameter type signature (see
+// signatureOf): "x = ?" bound with an integer and with NULL are two
+// statements (the PostgreSQL one binds each parameter in a slot of one C++
+// type).
 #pragma once
 
-#include <Poco/Data/Session.h>
-#include <Poco/Data/Statement.h>
-
-#include <memory>
 #include <string>
-#include <string_view>
 
 #include "rapport/db.h"
-#include "storage/ResultCollector.h"
-
-struct sqlite3;
 
 namespace rapport::host {
 
@@ -31,44 +24,23 @@ std::string signatureOf(const Params& params);
 
 class PreparedStatement {
  public:
-  // `sql` as the engine takes it ("$n" already rewritten on PostgreSQL);
-  // `db` is the SQLite handle (null on PostgreSQL).
-  PreparedStatement(Poco::Data::Session& session, Dialect dialect, sqlite3* db, std::string sql,
-                    std::string_view signature);
-  ~PreparedStatement();
+  PreparedStatement() = default;
+  virtual ~PreparedStatement() = default;
   PreparedStatement(const PreparedStatement&) = delete;
   PreparedStatement& operator=(const PreparedStatement&) = delete;
 
   // Runs with `params` (which must match the signature). Throws what the
-  // driver throws.
-  Result execute(const Params& params);
+  // driver throws (Connection classifies it).
+  virtual Result execute(const Params& params) = 0;
 
-  // Whether an execution ever succeeded (see abandon()).
-  bool hasSucceeded() const { return succeeded_; }
+  // Whether the statement may run again after execute() threw. A SQLite
+  // statement is reset and stays usable; a Poco one is left mid-execution.
+  virtual bool reusableAfterFailure() const = 0;
 
-  // Poco 1.11's PostgreSQL executor frees its previous result before running
-  // and keeps the stale pointer when the run fails: destroying or re-running
-  // such a statement frees it twice (seen under valgrind). A PostgreSQL
-  // statement that failed after a success is therefore never touched again:
-  // its Poco implementation is deliberately leaked.
-  void abandon();
-
- private:
-  struct Slot;
-  class PocoStatement;
-
-  void bind(std::string_view signature);
-  void fill(const Params& params);
-  std::int64_t affected(std::size_t executeCount, const std::vector<Row>& rows) const;
-
-  Dialect dialect_;
-  sqlite3* db_;
-  std::string sql_;
-  std::unique_ptr<Slot[]> slots_;  // fixed addresses: Poco holds references
-  std::unique_ptr<PocoStatement> statement_;
-  Poco::SharedPtr<ResultCollector> collector_;
-  bool isDataChange_ = false;
-  bool succeeded_ = false;
+  // Called instead of destroying a statement that must never be touched
+  // again (see PostgresStatement::abandon); true when it did so, and the
+  // SQL must then not be cached on this session any more.
+  virtual bool abandonIfUnsafe() { return false; }
 };
 
 }  // namespace rapport::host

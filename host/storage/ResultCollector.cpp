@@ -2,11 +2,8 @@
 
 #include <Poco/Data/AbstractExtractor.h>
 #include <Poco/Exception.h>
-#include <sqlite3.h>
-#include <strings.h>
 
 #include <charconv>
-#include <cstring>
 
 namespace rapport::host {
 namespace {
@@ -63,17 +60,6 @@ Value postgresValue(Type type, std::string text) {
   return Value(std::move(text));
 }
 
-bool isBooleanDeclaration(const char* declared) {
-  if (declared == nullptr) return false;
-  return strcasecmp(declared, "BOOLEAN") == 0 || strcasecmp(declared, "BOOL") == 0;
-}
-
-std::string sqliteText(sqlite3_stmt* stmt, int column) {
-  const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, column));
-  const int size = sqlite3_column_bytes(stmt, column);
-  return bytes == nullptr ? std::string() : std::string(bytes, static_cast<std::size_t>(size));
-}
-
 }  // namespace
 
 std::size_t ResultCollector::extract(std::size_t /*pos*/) {
@@ -111,49 +97,6 @@ Value PostgresResultCollector::read(std::size_t column) {
   std::string text;
   if (!getExtractor()->extract(column, text)) return Value();
   return postgresValue(types_.at(column), std::move(text));
-}
-
-// Poco keeps its sqlite3_stmt private; the connection knows its statements.
-// The one being stepped for this SQL is the only busy one: each session
-// serves one thread and runs one statement at a time.
-ResultCollector::Columns SqliteResultCollector::describe() {
-  for (sqlite3_stmt* stmt = sqlite3_next_stmt(db_, nullptr); stmt != nullptr;
-       stmt = sqlite3_next_stmt(db_, stmt)) {
-    const char* sql = sqlite3_sql(stmt);
-    if (sqlite3_stmt_busy(stmt) && sql != nullptr && sql_ == sql) active_ = stmt;
-  }
-  if (active_ == nullptr) {
-    throw DbError(DbError::Kind::Other, "SQLite: no active statement for: " + sql_);
-  }
-  auto names = std::make_shared<std::vector<std::string>>();
-  const int count = sqlite3_column_count(active_);
-  for (int i = 0; i < count; ++i) {
-    const char* name = sqlite3_column_name(active_, i);
-    names->emplace_back(name == nullptr ? "" : name);
-    booleans_.push_back(isBooleanDeclaration(sqlite3_column_decltype(active_, i)));
-  }
-  return names;
-}
-
-Value SqliteResultCollector::read(std::size_t index) {
-  const int column = static_cast<int>(index);
-  switch (sqlite3_column_type(active_, column)) {
-    case SQLITE_INTEGER: {
-      const std::int64_t value = sqlite3_column_int64(active_, column);
-      return booleans_[index] ? Value(value != 0) : Value(value);
-    }
-    case SQLITE_FLOAT:
-      return Value(sqlite3_column_double(active_, column));
-    case SQLITE_NULL:
-      return Value();
-    default:
-      return Value(sqliteText(active_, column));
-  }
-}
-
-void SqliteResultCollector::forget() {
-  active_ = nullptr;
-  booleans_.clear();
 }
 
 }  // namespace rapport::host

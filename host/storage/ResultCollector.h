@@ -1,11 +1,10 @@
-// Reads result rows into rapport::Row as Poco fetches them.
+// Reads PostgreSQL result rows into rapport::Row as Poco fetches them.
 //
 // A Poco extraction object that Poco calls once per fetched row. Poco's own
 // typed extraction is not used because it is lossy here: its PostgreSQL
-// BIGINT parsing rounds integers below -2^53, and its SQLite column types
-// come from declared types only (COUNT(*) or 1+1 would read as text).
-//   - PostgreSQL: each value's exact text form, converted by column type;
-//   - SQLite: each value's storage class, from the connection's statement.
+// BIGINT parsing rounds integers below -2^53. Each value's exact text form is
+// converted by column type instead. (SQLite statements do not go through Poco:
+// SqliteStatement.)
 #pragma once
 
 #include <Poco/Data/AbstractExtraction.h>
@@ -17,9 +16,6 @@
 #include <vector>
 
 #include "rapport/db.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
 
 namespace rapport::host {
 
@@ -65,23 +61,6 @@ class PostgresResultCollector final : public ResultCollector {
   MetaLookup meta_;
   std::vector<Poco::Data::MetaColumn::ColumnDataType> types_;
   Columns columns_;  // a prepared statement's columns never change
-};
-
-// SQLite: reads the row from the statement the connection is stepping.
-class SqliteResultCollector final : public ResultCollector {
- public:
-  SqliteResultCollector(sqlite3* db, std::string sql) : db_(db), sql_(std::move(sql)) {}
-
- protected:
-  Columns describe() override;
-  Value read(std::size_t column) override;
-  void forget() override;
-
- private:
-  sqlite3* db_;
-  std::string sql_;
-  sqlite3_stmt* active_ = nullptr;
-  std::vector<bool> booleans_;
 };
 
 }  // namespace rapport::host

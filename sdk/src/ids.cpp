@@ -63,6 +63,14 @@ std::string base64url(const std::vector<unsigned char>& bytes) {
   return out;
 }
 
+// SHA-256 fetched once. With EVP_sha256(), EVP_Digest fetches the
+// implementation again on every call (OpenSSL 3), through the provider store's
+// lock shared by all threads: a cost on every authenticated request.
+const EVP_MD* sha256() {
+  static const EVP_MD* const fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return fetched != nullptr ? fetched : EVP_sha256();
+}
+
 }  // namespace
 
 std::string newId(std::string_view prefix) {
@@ -81,7 +89,7 @@ std::string sha256Hex(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  if (EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+  if (EVP_Digest(text.data(), text.size(), digest, &length, sha256(), nullptr) != 1) {
     throw std::runtime_error("EVP_Digest(SHA-256) failed");
   }
   std::string out;

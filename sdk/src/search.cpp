@@ -26,12 +26,17 @@ std::string ftsPhrase(std::string_view term) {
 }
 
 void addTextSearch(WhereClause& where, std::string_view ftsTable, std::string_view term) {
-  if (where.dialect() == Dialect::SQLite && utf8Length(term) >= kTrigramLength) {
+  if (utf8Length(term) < kTrigramLength) {
+    // No trigram to look up: the condition reads the tenant's rows.
+    where.add("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
+  } else if (where.dialect() == Dialect::SQLite) {
     const std::string table(ftsTable);
     where.addNarrowing("seq IN (SELECT rowid FROM " + table + " WHERE " + table + " MATCH ?)",
                        {ftsPhrase(term)});
   } else {
-    where.add("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
+    // The trigram index selects the matches (narrowing: selectPage counts
+    // them in the page's statement).
+    where.addNarrowing("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
   }
 }
 

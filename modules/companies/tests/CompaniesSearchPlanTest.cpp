@@ -95,8 +95,12 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
     }
   }
 
+  // Plans of the page and count queries; a narrowed list (a search of 3
+  // characters or more) counts its matches in the page's statement: one plan
+  // (rapport::selectPage).
   static std::vector<std::string> companyPlans(const companies::CompanyFilter& filter,
-                                               std::int64_t expectedTotal) {
+                                               std::int64_t expectedTotal,
+                                               std::size_t statements = 2) {
     std::vector<std::string> plans;
     explained([&](Queryable& db) {
       ExplainingQueryable explaining(db);
@@ -105,7 +109,7 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), expectedTotal, page.total);
       plans = explaining.plans;
     });
-    CPPUNIT_ASSERT_EQUAL(std::size_t(2), plans.size());
+    CPPUNIT_ASSERT_EQUAL(statements, plans.size());
     return plans;
   }
 
@@ -149,7 +153,7 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
 
   void testCompanySearchUsesTheTrigramIndex() {
     for (const std::string& plan :
-         companyPlans(where(&companies::CompanyFilter::search, "Company1234.EX"), 1)) {
+         companyPlans(where(&companies::CompanyFilter::search, "Company1234.EX"), 1, 1)) {
       if (onSqlite()) {
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "crm_companies_search VIRTUAL TABLE"));
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "USING INTEGER PRIMARY KEY (rowid=?)"));
@@ -159,7 +163,7 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "Seq Scan"));
       }
     }
-    companyPlans(where(&companies::CompanyFilter::search, "doc-77"), 11);
+    companyPlans(where(&companies::CompanyFilter::search, "doc-77"), 11, 1);
     companyPlans(where(&companies::CompanyFilter::search, "77"), 24);
   }
 

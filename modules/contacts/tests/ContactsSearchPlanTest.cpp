@@ -95,9 +95,12 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
     }
   }
 
-  // Plans of the page and count queries of a contacts list; checks the result size.
+  // Plans of the page and count queries of a contacts list; checks the result
+  // size. A narrowed list (a search of 3 characters or more) counts its
+  // matches in the page's statement: one plan (rapport::selectPage).
   static std::vector<std::string> contactPlans(const contacts::ContactFilter& filter,
-                                               std::int64_t expectedTotal) {
+                                               std::int64_t expectedTotal,
+                                               std::size_t statements = 2) {
     std::vector<std::string> plans;
     explained([&](Queryable& db) {
       ExplainingQueryable explaining(db);
@@ -106,7 +109,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), expectedTotal, page.total);
       plans = explaining.plans;
     });
-    CPPUNIT_ASSERT_EQUAL(std::size_t(2), plans.size());
+    CPPUNIT_ASSERT_EQUAL(statements, plans.size());
     return plans;
   }
 
@@ -160,7 +163,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
   void testContactSearchUsesTheTrigramIndex() {
     // Only Person 123 has "person123@" in its e-mail.
     for (const std::string& plan :
-         contactPlans(where(&contacts::ContactFilter::search, "PERSON123@"), 1)) {
+         contactPlans(where(&contacts::ContactFilter::search, "PERSON123@"), 1, 1)) {
       if (onSqlite()) {
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_search VIRTUAL TABLE"));
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "USING INTEGER PRIMARY KEY (rowid=?)"));
@@ -170,7 +173,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "Seq Scan"));
       }
     }
-    contactPlans(where(&contacts::ContactFilter::search, "555 123"), 11);
+    contactPlans(where(&contacts::ContactFilter::search, "555 123"), 11, 1);
   }
 
   void testShortContactSearchStaysInTheTenant() {

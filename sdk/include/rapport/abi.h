@@ -88,8 +88,12 @@
 //        resource's Currency fields share them).
 //        testing.h: the in-process harness (library librapport_testing.so,
 //        Rapport::testing): Harness, HarnessOptions, Client, Reply.
+//   5.1: db.h: Row::columnNames() (inline). selectPage reads the page and
+//        the total of a list narrowed by its own index (a search of 3
+//        characters or more, a tag filter beside other conditions) in one
+//        statement (COUNT(*) OVER ()); same results.
 #define RAPPORT_SDK_ABI_MAJOR 5
-#define RAPPORT_SDK_ABI_MINOR 0
+#define RAPPORT_SDK_ABI_MINOR 1
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

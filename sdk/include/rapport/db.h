@@ -92,6 +92,10 @@ class RAPPORT_SDK_API Row {
   std::optional<std::int64_t> optI64(std::string_view column) const;
   bool flag(std::string_view column) const;  // BOOLEAN or 0/1
 
+  // The column names, in order (as written in the SELECT); shared by the
+  // rows of one result.
+  const std::shared_ptr<const std::vector<std::string>>& columnNames() const { return columns_; }
+
  private:
   std::shared_ptr<const std::vector<std::string>> columns_;
   std::vector<Value> values_;

@@ -79,6 +79,7 @@ class QueryTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testSetMembershipIsSoleOnlyAlone);
   CPPUNIT_TEST(testSelectPageOfALoneTagFilter);
   CPPUNIT_TEST(testSelectPage);
+  CPPUNIT_TEST(testSelectPageCountsANarrowedListInThePage);
   CPPUNIT_TEST(testTagsJsonRoundTrip);
   CPPUNIT_TEST(testReplaceAndDeleteTagRows);
   CPPUNIT_TEST(testFilterParam);
@@ -168,13 +169,15 @@ class QueryTest : public CppUnit::TestFixture {
 
   void testTextSearchOnPostgresqlIsLike() {
     // Every length: the trigram GIN index serves LIKE, the planner decides.
+    // From three characters (a trigram to look up) the condition narrows:
+    // selectPage then counts the matches in the page's statement.
     for (const std::string term : {"a", "ab", "Ada", "50%_off"}) {
       WhereClause where(Dialect::PostgreSQL, "comp_t");
       rapport::addTextSearch(where, "contacts_search", term);
       CPPUNIT_ASSERT_EQUAL(std::string("company_id = ? AND search_text LIKE lower(?) ESCAPE '\\'"),
                            where.sql());
       CPPUNIT_ASSERT_EQUAL("[comp_t, " + rapport::likeContains(term) + "]", show(where.params()));
-      CPPUNIT_ASSERT(!where.narrowed());
+      CPPUNIT_ASSERT_EQUAL(term.size() >= 3, where.narrowed());
     }
   }
 
@@ -317,6 +320,79 @@ class QueryTest : public CppUnit::TestFixture {
                                      "contact_counts WHERE company_id = ?"),
                          counted.statements[1].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[comp_t]"), show(counted.statements[1].second));
+  }
+
+  // A narrowed list (here a search on SQLite) reads its page and its total in
+  // one statement (COUNT(*) OVER ()); the total's column is not in the rows.
+  // An empty page past the first counts on its own; an empty first page is 0.
+  void testSelectPageCountsANarrowedListInThePage() {
+    class PageTx final : public rapport::Queryable {
+     public:
+      explicit PageTx(std::size_t rows) : rows_(rows) {}
+      Dialect dialect() const override { return Dialect::SQLite; }
+      rapport::Result query(std::string_view sql, const Params& params) override {
+        statements.emplace_back(std::string(sql), params);
+        rapport::Result result;
+        if (sql.find("COUNT(*) OVER ()") == std::string_view::npos) {
+          auto columns =
+              std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"total"});
+          result.rows.emplace_back(columns, std::vector<Value>{Value(7)});
+          return result;
+        }
+        auto columns = std::make_shared<const std::vector<std::string>>(
+            std::vector<std::string>{"id", "name", "rapport_list_total"});
+        for (std::size_t i = 0; i < rows_; ++i) {
+          result.rows.emplace_back(columns, std::vector<Value>{Value("cont_" + std::to_string(i)),
+                                                               Value("N"), Value(61)});
+        }
+        return result;
+      }
+      std::int64_t exec(std::string_view, const Params&) override { return 0; }
+      std::vector<std::pair<std::string, Params>> statements;
+
+     private:
+      std::size_t rows_;
+    };
+    WhereClause where(Dialect::SQLite, "comp_t");
+    rapport::addTextSearch(where, "contacts_search", "hartwell");
+    const rapport::Sort sort{.column = "created_at", .descending = true};
+
+    PageTx full(20);
+    const rapport::ListPage page =
+        rapport::selectPage(full, "id, name", "contacts", where, sort, {.page = 2, .perPage = 20});
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, full.statements.size());
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("SELECT id, name, COUNT(*) OVER () AS rapport_list_total FROM contacts WHERE "
+                    "+company_id = ? AND seq IN (SELECT rowid FROM contacts_search WHERE "
+                    "contacts_search MATCH ?) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"),
+        full.statements[0].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, \"hartwell\", 20, 20]"),
+                         show(full.statements[0].second));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{61}, page.total);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{20}, page.rows.size());
+    for (const rapport::Row& row : page.rows) {
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, row.size());
+      CPPUNIT_ASSERT(row.columnNames()->back() == "name");
+      CPPUNIT_ASSERT_THROW(row["rapport_list_total"], std::logic_error);
+    }
+    CPPUNIT_ASSERT_EQUAL(std::string("cont_19"), page.rows.rows.back().str("id"));
+
+    PageTx pastTheEnd(0);
+    const rapport::ListPage empty = rapport::selectPage(pastTheEnd, "id, name", "contacts", where,
+                                                        sort, {.page = 9, .perPage = 20});
+    CPPUNIT_ASSERT(empty.rows.empty());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{7}, empty.total);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, pastTheEnd.statements.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS total FROM contacts WHERE +company_id = ? "
+                                     "AND seq IN (SELECT rowid FROM contacts_search WHERE "
+                                     "contacts_search MATCH ?)"),
+                         pastTheEnd.statements[1].first);
+
+    PageTx none(0);
+    const rapport::ListPage nothing =
+        rapport::selectPage(none, "id, name", "contacts", where, sort, {.page = 1, .perPage = 20});
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, nothing.total);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, none.statements.size());
   }
 
   void testTagsJsonRoundTrip() {
