@@ -41,8 +41,8 @@ served_watch() {
 # served_summary FILE CONNECTIONS MAX_GAP_MS: one line,
 #   SERVED connections=N established=E served=S starved=X stalled=Y
 #   worst_gap_ms=G accept_queue_max=Q samples=K
-# from the snapshots of served_watch (the last snapshot decides served and
-# starved; every snapshot counts for stalled). "established" counts
+# from the snapshots of served_watch (the last snapshot that saw any
+# connection decides served and starved; every snapshot counts for stalled). "established" counts
 # connections still in the accept queue too; accept_queue_max is the longest
 # that queue was at a snapshot.
 served_summary() {
@@ -65,16 +65,20 @@ served_summary() {
     END {
       if (sample == "") { print "SERVED connections=" want " established=0 served=0 starved=" want \
         " stalled=0 worst_gap_ms=0 accept_queue_max=0 samples=0"; exit }
+      # A snapshot taken after wrk closed its connections sees none: the
+      # last snapshot that saw any decides.
+      decide = sample
+      while (decide > 1 && count[decide] == 0) decide--
       served = 0; late = 0
       for (key in peers) {
         split(key, part, SUBSEP)
-        if (part[1] != sample) continue
+        if (part[1] != decide) continue
         if (last_sent[key] > 0) { served++; if (part[2] in stalled) late++ }
       }
       starved = want - served
       if (starved < 0) starved = 0
       printf "SERVED connections=%d established=%d served=%d starved=%d stalled=%d " \
-        "worst_gap_ms=%d accept_queue_max=%d samples=%d\n", want, count[sample], served, starved,
+        "worst_gap_ms=%d accept_queue_max=%d samples=%d\n", want, count[decide], served, starved,
         late, worst, queue, sample
     }' "$1"
 }
