@@ -24,16 +24,6 @@ bool holds(const Value& value) {
   return std::holds_alternative<T>(value.variant());
 }
 
-DbError::Kind kindOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const DbError& e) {
-    return e.kind();
-  }
-  CPPUNIT_FAIL("expected a DbError");
-  return DbError::Kind::Other;
-}
-
 }  // namespace
 
 class QueryTest : public CppUnit::TestFixture {

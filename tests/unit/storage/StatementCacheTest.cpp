@@ -47,16 +47,6 @@ std::int64_t backendPid(rapport::Database& db) {
   return db.query("SELECT pg_backend_pid() AS pid").front().i64("pid");
 }
 
-DbError::Kind kindOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const DbError& e) {
-    return e.kind();
-  }
-  CPPUNIT_FAIL("expected a DbError");
-  return DbError::Kind::Other;
-}
-
 }  // namespace
 
 class StatementCacheTest : public CppUnit::TestFixture {

@@ -2,10 +2,14 @@
 // test, and the SQL that differs between engines.
 #pragma once
 
+#include <cppunit/TestAssert.h>
+
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "rapport/db.h"
 #include "storage/SqlDatabase.h"
 #include "storage/SqlDatabaseImpl.h"
 
@@ -27,6 +31,17 @@ std::string bySql(const std::string& sqlite, const std::string& postgresql);
 template <typename Db>
 void execAll(Db& db, const std::vector<std::string>& statements) {
   for (const auto& statement : statements) db.exec(statement);
+}
+
+// The kind of the DbError `fn` throws; fails the test when it throws none.
+inline rapport::DbError::Kind kindOf(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const rapport::DbError& e) {
+    return e.kind();
+  }
+  CPPUNIT_FAIL("expected a DbError");
+  return rapport::DbError::Kind::Other;
 }
 
 }  // namespace rapport::test::storage
