@@ -1,6 +1,7 @@
 #include "app/Server.h"
 
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 
 #include "app/ModuleConfiguration.h"
@@ -26,22 +27,18 @@ StorageOptions storageOptions(const Settings& s) {
   return o;
 }
 
-// A count or a number of seconds that must not be negative.
-std::int64_t nonNegative(const Settings& s, const std::string& key, std::int64_t fallback) {
-  const std::int64_t value = s.getInt(key, fallback);
-  if (value < 0) throw std::invalid_argument(key + " must not be negative");
-  return value;
-}
-
-// `least`: 0 where zero means "off" (keep-alive), else 1.
+// Deadlines are whole seconds, at most a day; `least` is 0 where zero means
+// "off" (keep-alive).
 std::chrono::milliseconds seconds(const Settings& s, const std::string& key,
                                   std::chrono::milliseconds fallback, std::int64_t least = 1) {
-  const std::int64_t value =
-      s.getInt(key, std::chrono::duration_cast<std::chrono::seconds>(fallback).count());
-  if (value < least || value > 86400) {
-    throw std::invalid_argument(key + " must be " + std::to_string(least) + " to 86400 seconds");
-  }
-  return std::chrono::seconds(value);
+  const auto current = std::chrono::duration_cast<std::chrono::seconds>(fallback).count();
+  return std::chrono::seconds(s.getIntBetween(key, current, least, 86400));
+}
+
+// A count that must not be negative.
+std::size_t count(const Settings& s, const std::string& key, std::size_t fallback) {
+  return static_cast<std::size_t>(s.getIntBetween(key, static_cast<std::int64_t>(fallback), 0,
+                                                  std::numeric_limits<std::int64_t>::max()));
 }
 
 HttpOptions httpOptions(const Settings& s) {
@@ -56,12 +53,9 @@ HttpOptions httpOptions(const Settings& s) {
   l.header = seconds(s, "server.header_timeout", l.header);
   l.body = seconds(s, "server.body_timeout", l.body);
   l.send = seconds(s, "server.send_timeout", l.send);
-  l.maxConnections = static_cast<std::size_t>(
-      nonNegative(s, "server.max_connections", static_cast<std::int64_t>(l.maxConnections)));
-  l.maxPerAddress = static_cast<std::size_t>(nonNegative(
-      s, "server.max_connections_per_address", static_cast<std::int64_t>(l.maxPerAddress)));
-  l.maxBodyBytes = static_cast<std::size_t>(
-      nonNegative(s, "server.max_body_bytes", static_cast<std::int64_t>(l.maxBodyBytes)));
+  l.maxConnections = count(s, "server.max_connections", l.maxConnections);
+  l.maxPerAddress = count(s, "server.max_connections_per_address", l.maxPerAddress);
+  l.maxBodyBytes = count(s, "server.max_body_bytes", l.maxBodyBytes);
   return o;
 }
 

@@ -184,20 +184,11 @@ void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framin
   // Most answers fit the socket's buffer: written here, the client has them
   // without waiting for the I/O thread.
   std::size_t sent = 0;
-  bool failed = false;
   // Its last activity for shedding: taken before the write, since the
   // client may act on the answer (open another connection) before this
   // thread runs again.
   const Clock::time_point writtenAt = Clock::now();
-  while (sent < bytes.size()) {
-    boost::system::error_code error;
-    sent +=
-        socket_.write_some(boost::asio::buffer(bytes.data() + sent, bytes.size() - sent), error);
-    if (error) {
-      failed = !wouldBlock(error);
-      break;
-    }
-  }
+  const bool failed = !writeNow(bytes, sent);
   if (keepAlive && !failed && sent == bytes.size() && inStart_ == in_.size() && !clientEnded_) {
     resumeOnWorker(token);
     return;
@@ -244,19 +235,26 @@ void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then
 
 // ---- Writing (I/O thread) ----
 
+// Writes what the socket takes now of `bytes` from `sent` on, advancing
+// `sent`; false when the client is gone (a full socket buffer is not a
+// failure). Worker or I/O thread: whichever holds the connection.
+bool Connection::writeNow(const std::string& bytes, std::size_t& sent) {
+  while (sent < bytes.size()) {
+    boost::system::error_code error;
+    sent +=
+        socket_.write_some(boost::asio::buffer(bytes.data() + sent, bytes.size() - sent), error);
+    if (error) return wouldBlock(error);
+  }
+  return true;
+}
+
 void Connection::send(std::string bytes, std::size_t alreadySent, Then then) {
   out_ = std::move(bytes);
   outSent_ = alreadySent;
   then_ = then;
-  while (outSent_ < out_.size()) {
-    boost::system::error_code error;
-    outSent_ += socket_.write_some(
-        boost::asio::buffer(out_.data() + outSent_, out_.size() - outSent_), error);
-    if (wouldBlock(error)) break;
-    if (error) {
-      close();
-      return;
-    }
+  if (!writeNow(out_, outSent_)) {
+    close();
+    return;
   }
   if (outSent_ < out_.size()) {
     setPhase(Phase::Writing, server_.limits.send);

@@ -99,6 +99,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void answered(std::string bytes, std::size_t sent, bool failed, Then then,
                 Clock::time_point writtenAt);
   void send(std::string bytes, std::size_t alreadySent, Then then);
+  bool writeNow(const std::string& bytes, std::size_t& sent);
   void writeSome();
   void sent();
   void waitForRequest();
