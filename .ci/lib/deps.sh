@@ -14,8 +14,13 @@ build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-fil
 # openssl: the tests' and the benchmark's throw-away CAs and HMAC checks.
 # python3-aiosmtpd: the tests' SMTP server (STARTTLS, AUTH).
 # clang, libclang-rt-14-dev: the libFuzzer harnesses of fuzz.smoke (fuzz/).
+# prometheus: its promtool checks GET /metrics (e2e.metrics); the server it
+# ships is never started (see policy-rc.d below).
+# dpkg-dev, file: cpack's DEB generator (dpkg-shlibdeps computes Depends);
+# systemd: systemd-analyze verify; adduser: the package's postinst
+# (package.deb installs and purges it in CI).
 test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd
-      clang libclang-rt-14-dev)
+      clang libclang-rt-14-dev prometheus dpkg-dev file systemd adduser)
 # iproute2: ss, the served-connections check of bench/lib/served.sh.
 bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl iproute2)
 
@@ -43,4 +48,13 @@ sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+# Packages with a daemon (prometheus, postgresql) must not start it: the
+# tests run their own servers. A policy-rc.d that says 101 ("not allowed")
+# keeps invoke-rc.d and deb-systemd-invoke from starting any, for the time
+# of the install (a machine that has its own keeps it).
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  $sudo sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+  trap '$sudo rm -f "$policy"' EXIT
+fi
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "metrics/Metrics.h"
 #include "rapport/error.h"
 #include "ratelimit/ClientKey.h"
 
@@ -31,6 +32,7 @@ std::string knownKey(const std::string& email, const std::string& client) {
 }
 
 [[noreturn]] void refuse(const AttemptWindow& window, std::int64_t now, std::int64_t windowMicros) {
+  metrics::loginThrottled();
   throw rapport::Error::tooManyRequests(window.retryAfterSeconds(now, windowMicros), kMessage);
 }
 

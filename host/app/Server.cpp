@@ -181,10 +181,13 @@ void Server::startServing(bool listen) {
     if (listen) {
       http_ = std::make_unique<HttpServer>(httpOptions(settings_), *pipeline_);
       http_->start();
+      metrics_ = metrics::Exporter::start(settings_.get("metrics.listen"), &http_->stats(),
+                                          enabled_.count("webhooks") ? db_.get() : nullptr);
     }
   } catch (...) {
     // The modules already started hold threads, connections or files: they
     // stop (in reverse) before the failure reaches the caller.
+    metrics_.reset();
     http_.reset();
     pipeline_.reset();
     if (revocations_) revocations_->stop();
@@ -199,6 +202,7 @@ int Server::port() const {
 }
 
 void Server::stop() {
+  metrics_.reset();
   if (http_ && !http_->stop()) {
     // Requests still run on the server's workers through the Pipeline:
     // leave both alive (the process is about to exit).

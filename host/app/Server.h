@@ -29,6 +29,7 @@
 #include "jobs/JobRunner.h"
 #include "loader/ModuleLoader.h"
 #include "mail/MailService.h"
+#include "metrics/Exporter.h"
 #include "ratelimit/MemoryRateLimitStore.h"
 #include "records/Directory.h"
 #include "secrets/SecretBox.h"
@@ -99,6 +100,8 @@ class Server {
   std::vector<MigrationSet> migrations_;
   std::unique_ptr<HttpServer> http_;
   std::unique_ptr<Pipeline> pipeline_;  // serves http_ and handle()
+  // metrics.listen: reads http_ and db_, so it goes before them.
+  std::unique_ptr<metrics::Exporter> metrics_;
   bool accountsStarted_ = false;
   std::size_t modulesStarted_ = 0;  // modules_[0, modulesStarted_) have had start()
 };

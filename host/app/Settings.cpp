@@ -129,6 +129,9 @@ std::vector<SettingInfo> buildKnown() {
       {"versions", "v1", "comma-separated API versions listed by GET /v1/versions"},
       {"deprecations", "", "comma-separated names of deprecation rules (deprecations.<name>.*)"},
       {"log.level", "info", "debug, info, warn or error"},
+      {"log.format", "text", "text (key=value) or json (one object per line)"},
+      {"metrics.listen", "",
+       "host:port of the Prometheus GET /metrics listener (unset: no listener)"},
   };
   for (const auto& p : kProviders) {
     const std::string prefix = std::string("social.") + p.name + ".";

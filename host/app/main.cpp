@@ -71,6 +71,7 @@ class RapportDaemon : public Poco::Util::ServerApplication {
     try {
       rapport::host::Settings settings = rapport::host::Settings::load(configFile(), environ);
       rapport::host::log::setLevel(rapport::host::log::parseLevel(settings.get("log.level")));
+      rapport::host::log::setFormat(rapport::host::log::parseFormat(settings.get("log.format")));
       if (printConfig_) {
         rapport::host::printEffectiveConfiguration(
             std::cout, settings, rapport::host::summarizeEnabledModules(settings, executableDir()));

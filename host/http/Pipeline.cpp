@@ -11,6 +11,7 @@
 #include "http/RequestId.h"
 #include "log/Log.h"
 #include "log/RequestScope.h"
+#include "metrics/Metrics.h"
 #include "rapport/db.h"
 #include "rapport/error.h"
 #include "rapport/time.h"
@@ -25,6 +26,8 @@ struct Pipeline::Context {
   RateDecision rate;
   VersionVerdict version;
   std::string owner = "host";  // whose code failed, for the log
+  // The matched route, whose pattern names the request in metrics and log.
+  const Route* route = nullptr;
 };
 
 namespace {
@@ -155,20 +158,24 @@ RawResponse fromError(const rapport::Error& error, const RawRequest& raw, const 
   return out;
 }
 
-// Never the query or the body: they may hold codes, tokens or passwords.
+// The access line. Never the query or the body: they may hold codes,
+// tokens or passwords. `bytes` is the body sent (the head aside).
 void logAccess(const RawRequest& raw, const RawResponse& response, const std::string& requestId,
-               std::chrono::steady_clock::time_point started) {
+               std::string_view route, std::chrono::steady_clock::duration elapsed) {
   // The formatting below costs more than the rest of a cheap request.
   if (!log::enabled(log::Level::Info)) return;
-  const auto elapsed = std::chrono::steady_clock::now() - started;
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.3f", std::chrono::duration<double, std::milli>(elapsed).count());
   const std::string status = std::to_string(response.status);
+  const std::string bytes = std::to_string(response.body.size());
   log::info("request", {{"req", requestId},
                         {"method", raw.method},
+                        {"route", route},
                         {"path", raw.path},
                         {"status", status},
-                        {"ms", ms}});
+                        {"bytes", bytes},
+                        {"ms", ms},
+                        {"client", raw.clientAddress}});
 }
 
 }  // namespace
@@ -200,7 +207,10 @@ RawResponse Pipeline::handle(const RawRequest& raw) const {
     response = internalError();
   }
   finish(response, ctx);
-  logAccess(raw, response, ctx.requestId, started);
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  const std::string_view route = ctx.route ? ctx.route->pattern : metrics::kUnmatchedRoute;
+  metrics::requestServed(route, raw.method, response.status, elapsed);
+  logAccess(raw, response, ctx.requestId, route, elapsed);
   return response;
 }
 
@@ -229,6 +239,7 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   // Matched before the rate limit, which needs the route's access; a 404
   // or 405 still counts like any request.
   RouteMatch match = router_.match(raw.method, raw.path);
+  ctx.route = match.route;
   limitRate(raw, ctx, match.route);
   checkRead(raw);
   if (ctx.version.gone) throw rapport::Error::gone(ctx.version.goneMessage);
@@ -270,6 +281,7 @@ void Pipeline::limitRate(const RawRequest& raw, Context& ctx, const Route* route
     return;
   }
   if (!ctx.rate.allowed && !isHealthProbe(raw.path)) {
+    metrics::rateLimited();
     throw rapport::Error::tooManyRequests(static_cast<long>(ctx.rate.retryAfter));
   }
 }

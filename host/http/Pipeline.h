@@ -13,7 +13,9 @@
 // X-RateLimit-Limit/Remaining/Reset and the deprecation headers of its
 // path. rapport::Error becomes its own status and message; any other
 // exception becomes a generic 500 whose details go only to the log, with
-// the request id and the module that owns the route.
+// the request id and the module that owns the route. Every answer is
+// counted by route template, method and status (metrics/Metrics.h) and, at
+// info, logged as the access line (docs/operations.md).
 //
 // Threading: handle() is const and runs on many worker threads at once. The
 // Router, VersionPolicy, Authenticator and RateLimitStore must outlive the

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "log/Log.h"
+#include "metrics/Metrics.h"
+#include "rapport/time.h"
 
 namespace rapport::host {
 namespace {
@@ -60,9 +62,12 @@ void JobRunner::clear() {
 
 void JobRunner::loop(const Entry& entry, unsigned worker) {
   ThreadContext context(*entry.signal, worker);
+  const metrics::JobMetrics counted = metrics::jobMetrics(entry.job.name);
   while (!context.stopping()) {
+    bool ok = false;
     try {
       entry.job.run(context);
+      ok = true;
     } catch (const std::exception& e) {
       log::error(
           "job failed",
@@ -72,6 +77,8 @@ void JobRunner::loop(const Entry& entry, unsigned worker) {
                                 {"worker", std::to_string(worker)},
                                 {"error", "unknown exception"}});
     }
+    (ok ? counted.succeeded : counted.failed).inc();
+    counted.lastRun.set(rapport::nowMicros() / 1'000'000);
     context.wait(entry.job.interval);
   }
 }

@@ -1,7 +1,12 @@
-// The host's structured log: one line per entry on standard error,
-//   ts=2026-11-21T06:20:55.123456Z level=info req=3f9c... msg="request" status=200
-// Values with spaces or quotes are quoted. Thread-safe; lines never interleave.
-// Never pass secrets, tokens, passwords or codes as fields.
+// The host's structured log: one line per entry on standard error, in one
+// of two formats (log.format):
+//   text: ts=2026-11-21T06:20:55.123456Z level=info msg=request req=3f9c... status=200
+//         (values with spaces, quotes, '=' or control bytes are quoted)
+//   json: {"ts":"2026-11-21T06:20:55.123456Z","level":"info","msg":"request","req":"3f9c...",
+//          "status":"200"}
+//         (one object per line, every value a string, written by rapport::Json)
+// Thread-safe; lines never interleave. Never pass secrets, tokens,
+// passwords or codes as fields.
 #pragma once
 
 #include <initializer_list>
@@ -17,11 +22,20 @@ enum class Level { Debug = 0, Info = 1, Warn = 2, Error = 3 };
 
 using Fields = std::initializer_list<std::pair<std::string_view, std::string_view>>;
 
+enum class Format { Text, Json };
+
 void setLevel(Level level);
+void setFormat(Format format);
+// Parses "text" or "json"; throws std::invalid_argument naming log.format
+// for anything else.
+Format parseFormat(std::string_view name);
 // Parses "debug", "info", "warn", "error"; unknown names keep "info".
 Level parseLevel(std::string_view name);
 bool enabled(Level level);
 void write(Level level, std::string_view message, Fields fields = {});
+// The line write() prints (with its newline), for the tests.
+std::string formatLine(Format format, std::string_view timestamp, Level level,
+                       std::string_view message, Fields fields);
 
 inline void debug(std::string_view m, Fields f = {}) {
   write(Level::Debug, m, f);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "metrics/Metrics.h"
+
 namespace rapport::host {
 
 SessionPool::SessionPool(Factory factory, std::size_t capacity,
@@ -16,25 +18,34 @@ SessionPool::~SessionPool() = default;
 SessionPool::Lease SessionPool::acquire() {
   std::unique_lock lock(mutex_);
   const auto deadline = std::chrono::steady_clock::now() + acquireTimeout_;
+  bool waited = false;  // counted once per acquisition, however often it wakes
   for (;;) {
     if (!idle_.empty()) {
       // Most recently returned first: its statements are warm.
       std::unique_ptr<Connection> connection = std::move(idle_.back());
       idle_.pop_back();
+      metrics::poolSessionLent();
       return Lease(*this, std::move(connection));
     }
     if (total_ < capacity_) {
       ++total_;  // reserve the place, connect without holding the lock
       lock.unlock();
-      return Lease(*this, open());
+      std::unique_ptr<Connection> connection = open();
+      metrics::poolSessionLent();
+      return Lease(*this, std::move(connection));
     }
+    if (!waited) metrics::poolAcquireWaited();
+    waited = true;
     ++waiting_;
     waitersChanged_.notify_all();
     const bool woken = available_.wait_until(
         lock, deadline, [this] { return !idle_.empty() || total_ < capacity_; });
     --waiting_;
     waitersChanged_.notify_all();
-    if (!woken) throw DbError(DbError::Kind::Busy, "database pool exhausted");
+    if (!woken) {
+      metrics::poolAcquireTimedOut();
+      throw DbError(DbError::Kind::Busy, "database pool exhausted");
+    }
   }
 }
 
@@ -64,6 +75,7 @@ void SessionPool::discardIdle() {
 }
 
 void SessionPool::giveBack(std::unique_ptr<Connection> connection, bool discard) {
+  metrics::poolSessionReturned();
   if (!discard && reusable(*connection)) {
     connection->markServed();
     {

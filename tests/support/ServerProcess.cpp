@@ -123,14 +123,16 @@ ServerProcess::ServerProcess(Settings settings, std::vector<std::string> args,
   args.insert(args.begin(), {"--config", config});
   pid_ = spawn(args, workDir_, workDir_ + "/rapportd.log", environment);
 
-  // Poll the log for the "listening" line; the server prints its real port there.
-  static const std::regex listening(R"(msg=listening .*port=(\d+))");
+  // Poll the log for the "listening" line; the server prints its real port
+  // there (log.format text or json).
+  static const std::regex listening(
+      R"re(msg=listening .*port=(\d+)|"msg":"listening".*"port":"(\d+)")re");
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     std::smatch m;
     std::string text = log();
     if (std::regex_search(text, m, listening)) {
-      port_ = std::stoi(m[1]);
+      port_ = std::stoi(m[1].matched ? m[1].str() : m[2].str());
       return;
     }
     int status = 0;
