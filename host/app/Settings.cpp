@@ -66,6 +66,8 @@ std::vector<SettingInfo> buildKnown() {
       {"database.pool_size", "16", "database sessions at most"},
       {"database.acquire_timeout_ms", "5000", "wait for a free session before failing"},
       {"database.sqlite_busy_timeout_ms", "5000", "SQLite lock wait"},
+      {"database.sqlite_synchronous", "full",
+       "full: a 201 survives a power loss; normal: a process crash only"},
       {"database.lock_timeout_ms", "5000",
        "PostgreSQL lock wait per statement, then 503 (0 = wait forever)"},
       {"modules.dir", "modules beside rapportd",

@@ -27,6 +27,11 @@ struct StorageOptions {
   int poolSize = 16;               // sessions at most (storage.pool_size)
   int acquireTimeoutMs = 5000;     // wait for a free session, then 503-style error
   int sqliteBusyTimeoutMs = 5000;  // SQLite lock wait
+  // SQLite's PRAGMA synchronous: FULL syncs the WAL at every COMMIT, so a
+  // stored change survives a power loss too; NORMAL survives a crash of
+  // the process only. Writes are committed in batches (GroupCommit.h), so
+  // FULL costs one sync per batch, not one per request.
+  bool sqliteFullSync = true;
   // PostgreSQL lock wait of each statement (the session's lock_timeout; 0 =
   // wait forever). Migrations wait without limit.
   int lockTimeoutMs = 5000;

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "storage/DatabaseUrl.h"
+#include "storage/GroupCommit.h"
 #include "storage/SessionPool.h"
 #include "storage/SqlDatabase.h"
-#include "storage/WriterGate.h"
 
 namespace rapport::host {
 
@@ -31,10 +31,14 @@ class SqlDatabaseImpl final : public SqlDatabase {
   std::string describe() const override { return url_.description; }
 
   SessionPool& pool() { return pool_; }
+  // SQLite's write batches (tests, diagnostics); unused on PostgreSQL.
+  GroupCommit::Stats groupCommitStats() { return group_.stats(); }
 
  private:
   Result autocommit(std::string_view sql, const Params& params);
+  Result write(std::string_view sql, const Params& params);
   void runTransaction(const std::string& companyId, const std::function<void(Tx&)>& fn);
+  void runGrouped(const std::string& companyId, const std::function<void(Tx&)>& fn);
   SessionPool::Lease beginTransaction();
   void commit(SessionPool::Lease& lease, const SqlTransaction& tx);
   void lockForMigrations(Connection& connection);
@@ -43,7 +47,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
 
   DatabaseUrl url_;
   SessionPool pool_;
-  WriterGate writers_;  // SQLite: one writer at a time, queued here
+  GroupCommit group_;  // SQLite: one writer at a time, committed in batches
   mutable std::mutex hookMutex_;
   std::shared_ptr<const EmitHook> emitHook_;
 };

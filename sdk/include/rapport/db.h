@@ -161,6 +161,12 @@ class RAPPORT_VISIBLE Database : public Queryable {
   // aborted to break a deadlock runs again (up to 3 runs): `fn` may run more
   // than once, so keep its effects in the database (and `tx.emit`) and put
   // anything else in `tx.afterCommit`, which only the committed run keeps.
+  // On SQLite writes are committed in batches: `fn` may run on the thread
+  // of another writer (under this request's scope), and transaction()
+  // returns once the batch's COMMIT stored it, so do not rely on
+  // thread-local state inside `fn`; after-commit callbacks run on the
+  // caller's thread. A write through the Database (not the Tx) from inside
+  // `fn` fails with DbError (Busy) on SQLite: it would wait for itself.
   virtual void transaction(const std::string& companyId, const std::function<void(Tx&)>& fn) = 0;
 };
 
