@@ -28,10 +28,7 @@ std::vector<std::string> tagsFromJsonText(std::string_view text) {
 void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
                     const std::vector<std::string>& tags) {
   deleteTagRows(tx, tagTable, recordId);
-  const std::string insert = "INSERT INTO " + std::string(tagTable.table) + " (company_id, " +
-                             std::string(tagTable.recordColumn) +
-                             ", tag_lower, created_at) SELECT company_id, id, ?, created_at FROM " +
-                             std::string(tagTable.recordTable) + " WHERE company_id = ? AND id = ?";
+  if (tags.empty()) return;
   // In one order everywhere: the rows' triggers lock the tenant's count row
   // of each tag, and two writers taking them in opposite orders would
   // deadlock on PostgreSQL.
@@ -39,7 +36,22 @@ void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
   lowered.reserve(tags.size());
   for (const std::string& tag : tags) lowered.push_back(toLower(tag));
   std::sort(lowered.begin(), lowered.end());
-  for (const std::string& tag : lowered) tx.exec(insert, {tag, tx.companyId(), recordId});
+  // One statement for all the tags (a round trip per tag cost a fifth of a
+  // contact create on PostgreSQL), inserted in that order (ORDER BY).
+  std::string values;
+  Params params;
+  for (const std::string& tag : lowered) {
+    values += values.empty() ? "SELECT ? AS tag" : " UNION ALL SELECT ?";
+    params.emplace_back(tag);
+  }
+  params.emplace_back(tx.companyId());
+  params.emplace_back(std::string(recordId));
+  tx.exec("INSERT INTO " + std::string(tagTable.table) + " (company_id, " +
+              std::string(tagTable.recordColumn) +
+              ", tag_lower, created_at) SELECT r.company_id, r.id, t.tag, r.created_at FROM " +
+              std::string(tagTable.recordTable) + " r, (" + values +
+              ") t WHERE r.company_id = ? AND r.id = ? ORDER BY t.tag",
+          params);
 }
 
 void deleteTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId) {

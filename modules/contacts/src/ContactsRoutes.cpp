@@ -87,9 +87,9 @@ Response ContactsRoutes::create(const Request& request) {
   Json created;
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
     requireLinks(tx, contact);
-    rapport::conflictOnDuplicate(kDuplicateEmail,
-                                 [&] { store::insert(tx, id, contact, rapport::nowMicros()); });
-    created = contactJson(*store::find(tx, tx.companyId(), id));
+    rapport::conflictOnDuplicate(kDuplicateEmail, [&] {
+      created = contactJson(store::insert(tx, id, contact, rapport::nowMicros()));
+    });
     tx.emit("crm.contact.created", created);
   });
   return Response::created(created, "Contact created.");

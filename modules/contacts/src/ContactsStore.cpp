@@ -79,14 +79,18 @@ Contact fromRow(const rapport::Row& row) {
                  .notes = row.optStr("notes")};
 }
 
-void insert(Tx& tx, const std::string& id, const Contact& c, std::int64_t now) {
-  tx.exec(
+rapport::Row insert(Tx& tx, const std::string& id, const Contact& c, std::int64_t now) {
+  // RETURNING: the stored row without a second statement (a round trip on
+  // PostgreSQL).
+  rapport::Result stored = tx.query(
       "INSERT INTO contacts (id, company_id, name, email, phone, job_title, crm_company_id, "
       "owner_id, tags, notes, created_at, updated_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING " +
+          kColumns,
       {id, tx.companyId(), c.name, c.email, c.phone, c.jobTitle, c.crmCompanyId, c.ownerId,
        rapport::tagsToJsonText(c.tags), c.notes, now, now});
   rapport::replaceTagRows(tx, kTags, id, c.tags);
+  return stored.front();
 }
 
 void update(Tx& tx, const std::string& id, const Contact& c,

@@ -65,9 +65,10 @@ bool exists(rapport::Queryable& db, const std::string& tenant, const std::string
 // The stored fields of a row returned by find().
 Contact fromRow(const rapport::Row& row);
 
-// Write the whole record (and its tags). A duplicate e-mail throws a DbError
-// with isUniqueViolation().
-void insert(rapport::Tx& tx, const std::string& id, const Contact& contact, std::int64_t now);
+// Write the whole record (and its tags) and return the stored row, as find()
+// would. A duplicate e-mail throws a DbError with isUniqueViolation().
+rapport::Row insert(rapport::Tx& tx, const std::string& id, const Contact& contact,
+                    std::int64_t now);
 // update() rewrites the tag rows only when the tags differ from `tagsBefore`
 // (each tag row change also updates the tag counts).
 void update(rapport::Tx& tx, const std::string& id, const Contact& contact,
