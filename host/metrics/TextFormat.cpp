@@ -25,9 +25,9 @@ void appendInteger(std::string& out, Integer value) {
   out.append(buffer, result.ptr);
 }
 
-}  // namespace
-
-std::string escapeHelp(std::string_view text) {
+// The format's escapes: backslash and line feed everywhere, the double
+// quote inside label values only.
+std::string escaped(std::string_view text, bool quote) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -35,6 +35,8 @@ std::string escapeHelp(std::string_view text) {
       out += "\\\\";
     } else if (c == '\n') {
       out += "\\n";
+    } else if (quote && c == '"') {
+      out += "\\\"";
     } else {
       out.push_back(c);
     }
@@ -42,21 +44,14 @@ std::string escapeHelp(std::string_view text) {
   return out;
 }
 
+}  // namespace
+
+std::string escapeHelp(std::string_view text) {
+  return escaped(text, false);
+}
+
 std::string escapeLabelValue(std::string_view value) {
-  std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
+  return escaped(value, true);
 }
 
 std::string formatNumber(double value) {
