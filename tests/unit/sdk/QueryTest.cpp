@@ -426,8 +426,7 @@ class QueryTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(del, tx.statements[0].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[comp_r, comp_t]"), show(tx.statements[0].second));
     CPPUNIT_ASSERT_EQUAL(ins, tx.statements[1].first);
-    CPPUNIT_ASSERT_EQUAL(std::string("[lead, vip, comp_t, comp_r]"),
-                         show(tx.statements[1].second));
+    CPPUNIT_ASSERT_EQUAL(std::string("[lead, vip, comp_t, comp_r]"), show(tx.statements[1].second));
 
     RecordingTx cleared;
     rapport::replaceTagRows(cleared, tags, "comp_r", {});
