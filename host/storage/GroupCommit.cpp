@@ -114,7 +114,7 @@ void GroupCommit::lead(Member& self) {
     while (!self.done) runBatch();
   }
   std::lock_guard lock(mutex_);
-  std::deque<Member*>& queue = background_.empty() ? requests_ : background_;
+  std::deque<Member*>& queue = servedFirst();
   if (queue.empty()) {
     leading_ = false;
     return;
@@ -127,7 +127,7 @@ void GroupCommit::lead(Member& self) {
 // The next queued write, marked started; nullptr when none waits.
 GroupCommit::Member* GroupCommit::next() {
   std::lock_guard lock(mutex_);
-  std::deque<Member*>& queue = background_.empty() ? requests_ : background_;
+  std::deque<Member*>& queue = servedFirst();
   if (queue.empty()) return nullptr;
   Member* member = queue.front();
   queue.pop_front();

@@ -102,6 +102,8 @@ class GroupCommit {
   Member* next();
   void runBatch();
   void settle(const std::vector<Member*>& members, const std::optional<DbError>& failure);
+  // The queue the next write comes from: jobs' writes first.
+  std::deque<Member*>& servedFirst() { return background_.empty() ? requests_ : background_; }
   std::deque<Member*>& queueOf(const Member& member) {
     return member.requestId.empty() ? background_ : requests_;
   }

@@ -32,16 +32,8 @@ IFS=, read -r -a modules <<<"$modules_csv"
 work=$build/package-deb
 rm -rf "$work"
 mkdir -p "$work"
-passed=0 failed=0
-check() {  # check NAME COMMAND...: runs COMMAND, counts the outcome
-  local name=$1
-  shift
-  if "$@" >"$work/last.log" 2>&1; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/last.log" | tail -30
-  fi
-}
+# shellcheck source=../support/checks.sh
+source "$(dirname "$0")/../support/checks.sh"
 skip() { echo "skip $1"; }
 # The list route each first-party module serves (GET, with a token): proof
 # that the module is loaded and serving. A new module adds its own here.

@@ -26,16 +26,8 @@ root=$build/e2e-sdk
 work=$root/work
 rm -rf "$work" "$root/modules"
 mkdir -p "$work" "$root/modules"
-passed=0 failed=0
-check() {  # check NAME COMMAND...: runs COMMAND, counts the outcome
-  local name=$1
-  shift
-  if "$@" >"$work/last.log" 2>&1; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/last.log" | tail -30
-  fi
-}
+# shellcheck source=../../support/checks.sh
+source "$(dirname "$0")/../../support/checks.sh"
 refuses() {  # refuses PATTERN COMMAND...: COMMAND fails and says PATTERN
   local pattern=$1
   shift
