@@ -19,8 +19,11 @@ build=(g++ cmake make pkg-config libpoco-dev libpq-dev libboost-dev libboost-fil
 # dpkg-dev, file: cpack's DEB generator (dpkg-shlibdeps computes Depends);
 # systemd: systemd-analyze verify; adduser: the package's postinst
 # (package.deb installs and purges it in CI).
+# redis-server, nginx-light: the shared rate-limit store (unit.redis, fixture
+# "redis") and several instances behind nginx (e2e.instances); neither
+# daemon is started by the install (policy-rc.d below).
 test=("${build[@]}" postgresql postgresql-contrib oathtool curl openssl python3-aiosmtpd
-      clang libclang-rt-14-dev prometheus dpkg-dev file systemd adduser)
+      clang libclang-rt-14-dev prometheus dpkg-dev file systemd adduser redis-server nginx-light)
 # iproute2: ss, the served-connections check of bench/lib/served.sh.
 bench=("${build[@]}" wrk nginx-light postgresql postgresql-contrib curl sqlite3 openssl iproute2)
 
@@ -48,7 +51,7 @@ sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-# Packages with a daemon (prometheus, postgresql) must not start it: the
+# Packages with a daemon (prometheus, postgresql, redis, nginx) must not start it: the
 # tests run their own servers. A policy-rc.d that says 101 ("not allowed")
 # keeps invoke-rc.d and deb-systemd-invoke from starting any, for the time
 # of the install (a machine that has its own keeps it).

@@ -47,6 +47,14 @@ JobHandle ModuleRegistry::job(Job job) {
   return parts_.jobs.add(std::move(job));
 }
 
+void ModuleRegistry::describe(const std::string& method, const std::string& path, RouteDoc doc) {
+  parts_.router.describe(method, "/v1" + path, std::move(doc), module_);
+}
+
+void ModuleRegistry::schema(const std::string& name, Json schema) {
+  parts_.schemas.add(name, std::move(schema), module_);
+}
+
 MigrationSet ModuleRegistry::migrations() const {
   MigrationSet set{module_, migrations_};
   std::sort(set.migrations.begin(), set.migrations.end(),

@@ -1,6 +1,6 @@
 // rapport::Registry for one module: forwards what the module registers
 // during setup() to the host's router, event bus, record directory, job
-// runner and migration list, stamped with the module's name.
+// runner, API schemas and migration list, stamped with the module's name.
 #pragma once
 
 #include <string>
@@ -8,6 +8,7 @@
 #include "events/EventBus.h"
 #include "http/Router.h"
 #include "jobs/JobRunner.h"
+#include "openapi/ApiSchemas.h"
 #include "rapport/module.h"
 #include "records/Directory.h"
 #include "storage/Migrator.h"
@@ -19,6 +20,7 @@ struct HostParts {
   EventBus& events;
   Directory& records;
   JobRunner& jobs;
+  ApiSchemas& schemas;
 };
 
 class ModuleRegistry : public rapport::Registry {
@@ -35,6 +37,8 @@ class ModuleRegistry : public rapport::Registry {
   void augment(const std::string& type, RecordAugment augment) override;
   void onEvent(EventListener listener) override;
   JobHandle job(Job job) override;
+  void describe(const std::string& method, const std::string& path, RouteDoc doc) override;
+  void schema(const std::string& name, Json schema) override;
 
   // The module's migrations, in id order.
   MigrationSet migrations() const;

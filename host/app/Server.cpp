@@ -10,6 +10,8 @@
 #include "host_migrations.gen.h"
 #include "loader/SdkLibraryCheck.h"
 #include "log/Log.h"
+#include "openapi/OpenApiRoute.h"
+#include "openapi/ResponseCheck.h"
 #include "storage/DatabaseUrl.h"
 
 namespace rapport::host {
@@ -65,8 +67,13 @@ HttpOptions httpOptions(const Settings& s) {
   return o;
 }
 
-PipelineOptions pipelineOptions(const Settings& s) {
+PipelineOptions pipelineOptions(const Settings& s, const ApiSchemas& schemas) {
   PipelineOptions o;
+  if (s.getBool("api.check_responses", false)) {
+    o.checkResponse = [&schemas](const Route& route, const rapport::Response& response) {
+      return responseMismatch(route, response, schemas);
+    };
+  }
   o.rateLimitRequests = s.getInt("ratelimit.requests", o.rateLimitRequests);
   o.rateLimitWindow = s.getInt("ratelimit.window", o.rateLimitWindow);
   if (o.rateLimitRequests < 1 || o.rateLimitWindow < 1) {
@@ -81,6 +88,11 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   // The librapport_sdk.so the dynamic linker found must be the SDK this host
   // was built against, before any module (or storage, which uses it) runs.
   checkLoadedSdkLibrary();
+  schemas_ = std::make_unique<ApiSchemas>();
+  // Configuration refusals first, before storage is touched.
+  trustedProxies_ = TrustedProxies::parse(settings.getString("server.trusted_proxies", ""));
+  rateLimits_ = openRateLimitStores(settings);
+  log::info("rate limits ready", {{"store", rateLimits_.description}});
   db_ = SqlDatabase::open(storageOptions(settings));
   db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
     events_.record(tx, type, data);
@@ -107,12 +119,14 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
         parseDatabaseUrl(settings.getString("database.url", "")).connectionString, *tokens_);
   }
   mail_ = mail::MailService::fromConfig(settings);
-  // Failed logins are kept in this process's memory (a sliding window the
-  // fixed-window rateLimits_ cannot express).
-  accounts_ =
-      std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_, *mail_);
+  // Failed logins are kept in a sliding-window log (what the fixed-window
+  // request limit cannot express), in memory or shared through redis.
+  accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_,
+                                                         *mail_, *rateLimits_.attempts);
   setUpModule(*accounts_, "accounts");
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
+  // Last, so that the document it serves lists every route above.
+  registerOpenApiRoute(router_, *schemas_);
 }
 
 Server::~Server() {
@@ -122,7 +136,7 @@ Server::~Server() {
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
   auto services =
       std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_, *secrets_);
-  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_});
+  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_, *schemas_});
   try {
     module.setup(*services, registry);
   } catch (const std::exception& e) {
@@ -182,10 +196,12 @@ void Server::startServing(bool listen) {
       }
     }
     // One Pipeline, for the listener and for the in-process harness alike.
-    pipeline_ = std::make_unique<Pipeline>(router_, *tokens_, rateLimits_, *versions_,
-                                           pipelineOptions(settings_));
+    pipeline_ = std::make_unique<Pipeline>(router_, *tokens_, *rateLimits_.requests, *versions_,
+                                           pipelineOptions(settings_, *schemas_));
     if (listen) {
-      http_ = std::make_unique<HttpServer>(httpOptions(settings_), *pipeline_);
+      HttpOptions options = httpOptions(settings_);
+      options.trustedProxies = trustedProxies_;
+      http_ = std::make_unique<HttpServer>(std::move(options), *pipeline_);
       http_->start();
       metrics_ = metrics::Exporter::start(settings_.get("metrics.listen"), &http_->stats(),
                                           enabled_.count("webhooks") ? db_.get() : nullptr);

@@ -24,13 +24,15 @@
 #include "events/EventBus.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
+#include "http/TrustedProxies.h"
 #include "http/UtilityRoutes.h"
 #include "http/VersionPolicy.h"
 #include "jobs/JobRunner.h"
 #include "loader/ModuleLoader.h"
 #include "mail/MailService.h"
 #include "metrics/Exporter.h"
-#include "ratelimit/MemoryRateLimitStore.h"
+#include "openapi/ApiSchemas.h"
+#include "ratelimit/RateLimitStores.h"
 #include "records/Directory.h"
 #include "secrets/SecretBox.h"
 #include "storage/Migrator.h"
@@ -66,6 +68,9 @@ class Server {
   const Settings& settings() const { return settings_; }
   Database& database() { return *db_; }
   const std::vector<LoadedModule>& modules() const { return modules_; }
+  // Every route and the API document's schemas: complete once constructed.
+  const Router& router() const { return router_; }
+  const ApiSchemas& schemas() const { return *schemas_; }
 
  private:
   void setUpModule(rapport::Module& module, const std::string& name);
@@ -82,11 +87,18 @@ class Server {
   std::vector<LoadedModule> modules_;
   std::set<std::string> enabled_;
   Router router_;
+  // The API document's named schemas (host/openapi), filled during setup.
+  // Made after the SDK library check: its schemas come from that library.
+  std::unique_ptr<ApiSchemas> schemas_;
   EventBus events_;
   Directory records_;
   JobRunner jobs_;
   std::unique_ptr<AesGcmSecretBox> secrets_;
-  MemoryRateLimitStore rateLimits_;
+  // ratelimit.store: the Pipeline's limit and the login throttle's log, in
+  // memory or in the redis every instance shares (before accounts_ and
+  // pipeline_, which hold references to them).
+  RateLimitStores rateLimits_;
+  TrustedProxies trustedProxies_;  // server.trusted_proxies
   std::unique_ptr<VersionPolicy> versions_;
   // Before accounts_, which holds a reference to it.
   std::unique_ptr<mail::MailService> mail_;

@@ -61,6 +61,8 @@ std::vector<SettingInfo> buildKnown() {
       {"server.max_connections_per_address", "0",
        "open connections per client address (0: no cap); 503 beyond"},
       {"server.max_body_bytes", "1048576", "largest request body (413 above)"},
+      {"server.trusted_proxies", "",
+       "comma-separated addresses or CIDRs whose X-Forwarded-For names the client (empty: ignored)"},
       {"database.url", "sqlite:data/rapport.db",
        "sqlite:PATH or postgresql://user:pass@host:port/db"},
       {"database.pool_size", "16", "database sessions at most"},
@@ -109,6 +111,10 @@ std::vector<SettingInfo> buildKnown() {
        "a slowed account admits one login attempt per this many seconds"},
       {"ratelimit.requests", "60", "requests per window per token (or client address)"},
       {"ratelimit.window", "60", "rate-limit window, seconds"},
+      {"ratelimit.store", "memory",
+       "memory (one instance) or redis (rate limits and login throttle shared through redis.url)"},
+      {"redis.url", "redis://127.0.0.1:6379",
+       "redis://[:password@]host:port[/db] of the shared store (ratelimit.store=redis)"},
       {"mail.outbox", "data/outbox", "folder for .eml files when no SMTP host is set"},
       {"mail.smtp.host", "", "SMTP server (unset: write to mail.outbox)"},
       {"mail.smtp.port", "25", "SMTP port"},
@@ -134,6 +140,8 @@ std::vector<SettingInfo> buildKnown() {
       {"log.format", "text", "text (key=value) or json (one object per line)"},
       {"metrics.listen", "",
        "host:port of the Prometheus GET /metrics listener (unset: no listener)"},
+      {"api.check_responses", "false",
+       "true: a 2xx answer that disagrees with its route's description is a 500 (tests)"},
   };
   for (const auto& p : kProviders) {
     const std::string prefix = std::string("social.") + p.name + ".";
@@ -336,7 +344,7 @@ std::vector<std::pair<std::string, std::string>> Settings::effective() const {
   for (const auto& [key, value] : values_) {
     if ((isSecretKey(key) || secrets_.count(key)) && !value.empty()) {
       out.emplace_back(key, "***");
-    } else if (key == "database.url") {
+    } else if (key == "database.url" || key == "redis.url") {
       out.emplace_back(key, maskUrlPassword(value));
     } else {
       out.emplace_back(key, value);

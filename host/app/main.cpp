@@ -2,6 +2,8 @@
 //
 //   rapportd [--config FILE]            serve (migrations are applied first)
 //   rapportd [--config FILE] migrate    apply migrations and exit
+//   rapportd [--config FILE] routes     list every route (method, path, module), exit
+//   rapportd [--config FILE] openapi    print the OpenAPI document, exit
 //   rapportd [--config FILE] --help     options and every configuration key, the
 //                                       enabled modules' keys under each module
 //   rapportd --print-config             effective configuration, secrets masked
@@ -24,6 +26,7 @@
 #include "app/Server.h"
 #include "app/Settings.h"
 #include "log/Log.h"
+#include "openapi/OpenApiDocument.h"
 
 extern char** environ;
 
@@ -63,8 +66,8 @@ class RapportDaemon : public Poco::Util::ServerApplication {
       printHelp();
       return Application::EXIT_OK;
     }
-    bool migrateOnly = !args.empty() && args.front() == "migrate";
-    if (!args.empty() && !migrateOnly) {
+    const std::string command = args.empty() ? "" : args.front();
+    if (!command.empty() && command != "migrate" && command != "routes" && command != "openapi") {
       std::cerr << "rapportd: unknown command '" << args.front() << "' (see --help)\n";
       return Application::EXIT_USAGE;
     }
@@ -77,7 +80,8 @@ class RapportDaemon : public Poco::Util::ServerApplication {
             std::cout, settings, rapport::host::summarizeEnabledModules(settings, executableDir()));
         return Application::EXIT_OK;
       }
-      return serve(settings, migrateOnly);
+      if (command == "routes" || command == "openapi") return describe(settings, command);
+      return serve(settings, command == "migrate");
     } catch (const std::exception& e) {
       rapport::host::log::error("cannot start", {{"error", e.what()}});
       return Application::EXIT_CONFIG;
@@ -85,6 +89,20 @@ class RapportDaemon : public Poco::Util::ServerApplication {
   }
 
  private:
+  // `routes`: one line per route ("GET /v1/crm/contacts contacts"), from the
+  // router itself; `openapi`: the document GET /v1/openapi.json serves.
+  int describe(const rapport::host::Settings& settings, const std::string& command) {
+    rapport::host::Server server(settings, executableDir());
+    if (command == "openapi") {
+      std::cout << rapport::host::openApiDocument(server.router(), server.schemas()).dump() << "\n";
+      return Application::EXIT_OK;
+    }
+    for (const auto* route : server.router().routes()) {
+      std::cout << route->method << " " << route->pattern << " " << route->owner << "\n";
+    }
+    return Application::EXIT_OK;
+  }
+
   int serve(const rapport::host::Settings& settings, bool migrateOnly) {
     rapport::host::Server server(settings, executableDir());
     // Only now are the modules' keys known (declared when they loaded).
@@ -136,7 +154,7 @@ class RapportDaemon : public Poco::Util::ServerApplication {
   void printHelp() {
     Poco::Util::HelpFormatter help(options());
     help.setCommand(commandName());
-    help.setUsage("[OPTIONS] [migrate]");
+    help.setUsage("[OPTIONS] [migrate | routes | openapi]");
     help.setHeader("Rapport: a multi-tenant CRM HTTP API server.");
     help.format(std::cout);
     // The enabled modules' keys: from the configuration this command line

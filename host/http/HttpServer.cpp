@@ -76,7 +76,8 @@ void HttpServer::start() {
   }
   workers_ = std::make_unique<WorkerPool>(static_cast<std::size_t>(options_.threads),
                                           static_cast<std::size_t>(options_.maxQueued));
-  context_.reset(new ServerContext{pipeline_, *workers_, options_.limits, stats_, addresses_});
+  context_.reset(new ServerContext{pipeline_, *workers_, options_.limits, stats_, addresses_,
+                                   options_.trustedProxies});
   for (int i = 0; i < options_.ioThreads; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(*context_));
   }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "http/Pipeline.h"
+#include "http/TrustedProxies.h"
 #include "http/server/AddressCounts.h"
 #include "http/server/ConnectionLimits.h"
 #include "http/server/ConnectionStats.h"
@@ -39,6 +40,8 @@ struct HttpOptions {
   int threads = 32;      // workers running requests
   int maxQueued = 4096;  // complete requests waiting for a worker; beyond: 503
   ConnectionLimits limits;
+  // Whose X-Forwarded-For names the client (server.trusted_proxies).
+  TrustedProxies trustedProxies;
 };
 
 class HttpServer {

@@ -106,7 +106,7 @@ void authorize(const Route& route, const std::optional<rapport::Identity>& ident
   }
 }
 
-RawResponse fromResponse(const rapport::Response& response) {
+RawResponse fromResponse(const rapport::Response& response, RouteBody body) {
   // A status outside 2xx-5xx cannot carry our envelope: a module bug.
   if (response.status < 200 || response.status > 599) {
     throw std::logic_error("handler returned status " + std::to_string(response.status));
@@ -114,7 +114,8 @@ RawResponse fromResponse(const rapport::Response& response) {
   RawResponse out;
   out.status = response.status;
   out.headers = response.headers;
-  out.body = renderResponse(response);
+  out.body = body == RouteBody::DataOnly ? (response.data ? response.data->dump() : "{}")
+                                         : renderResponse(response);
   return out;
 }
 
@@ -253,7 +254,13 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   authorize(route, ctx.identity);
   const rapport::Request request = buildRequest(raw, std::move(match), ctx.requestId, ctx.identity);
   RequestScope scope(ctx.requestId);  // names the request in the event log
-  return fromResponse(route.handler(request));
+  rapport::Response response = route.handler(request);
+  if (options_.checkResponse) {
+    if (std::string problem = options_.checkResponse(route, response); !problem.empty()) {
+      throw std::logic_error("the answer does not match its route's description: " + problem);
+    }
+  }
+  return fromResponse(response, route.body);
 }
 
 // A present but unknown, expired or revoked token is not an error yet:

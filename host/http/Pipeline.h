@@ -38,6 +38,10 @@ namespace rapport::host {
 struct PipelineOptions {
   std::int64_t rateLimitRequests = 60;  // per window, per token or client key
   std::int64_t rateLimitWindow = 60;    // seconds
+  // api.check_responses: when set, runs on every handler's answer; a
+  // non-empty result (what disagrees with the route's description) turns
+  // the answer into a 500 logged with it (openapi/ResponseCheck.h).
+  std::function<std::string(const Route&, const rapport::Response&)> checkResponse;
 };
 
 class Pipeline {

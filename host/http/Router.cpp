@@ -119,7 +119,7 @@ void Router::clear() {
 Router::~Router() = default;
 
 void Router::add(const std::string& method, const std::string& pattern, rapport::Handler handler,
-                 rapport::RouteOptions options, const std::string& owner) {
+                 rapport::RouteOptions options, const std::string& owner, RouteBody body) {
   if (!isMethod(method)) throw std::logic_error("Route method '" + method + "' is not a method");
   if (!handler) throw std::logic_error("Route " + method + " " + pattern + " has no handler");
   auto names = parsePattern(pattern);
@@ -135,10 +135,59 @@ void Router::add(const std::string& method, const std::string& pattern, rapport:
     throw std::logic_error("Route " + method + " " + pattern + " of '" + owner + "' clashes with " +
                            method + " " + it->second->pattern + " of '" + it->second->owner + "'");
   }
-  node->routes.emplace(method,
-                       std::make_unique<Route>(Route{method, pattern, owner, std::move(handler),
-                                                     std::move(options), std::move(names)}));
+  node->routes.emplace(method, std::make_unique<Route>(Route{method,
+                                                             pattern,
+                                                             owner,
+                                                             std::move(handler),
+                                                             std::move(options),
+                                                             std::move(names),
+                                                             body,
+                                                             {}}));
   ++size_;
+}
+
+void Router::describe(const std::string& method, const std::string& pattern, rapport::RouteDoc doc,
+                      const std::string& owner) {
+  const std::string what = "Route description " + method + " " + pattern + " of '" + owner + "'";
+  const auto names = parsePattern(pattern);
+  const auto segments = splitPath(pattern);
+  const Node* node = root_.get();
+  for (std::size_t i = 0; i < segments.size() && node; ++i) {
+    if (names[i].empty()) {
+      auto it = node->literals.find(segments[i]);
+      node = it == node->literals.end() ? nullptr : it->second.get();
+    } else {
+      node = node->param.get();
+    }
+  }
+  if (!node) throw std::logic_error(what + ": no such route");
+  const auto it = node->routes.find(method);
+  if (it == node->routes.end()) throw std::logic_error(what + ": no such route");
+  Route& route = *it->second;
+  if (route.owner != owner) {
+    throw std::logic_error(what + ": the route belongs to '" + route.owner + "'");
+  }
+  if (route.doc) throw std::logic_error(what + ": described twice");
+  route.doc = std::move(doc);
+}
+
+namespace {
+
+void collect(const Router::Node& node, std::vector<const Route*>& out) {
+  for (const auto& [method, route] : node.routes) out.push_back(route.get());
+  for (const auto& [segment, child] : node.literals) collect(*child, out);
+  if (node.param) collect(*node.param, out);
+}
+
+}  // namespace
+
+std::vector<const Route*> Router::routes() const {
+  std::vector<const Route*> out;
+  collect(*root_, out);
+  std::sort(out.begin(), out.end(), [](const Route* a, const Route* b) {
+    return a->pattern != b->pattern ? a->pattern < b->pattern : a->method < b->method;
+  });
+  return out;
 }
 
 RouteMatch Router::match(std::string_view method, std::string_view path) const {

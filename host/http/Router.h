@@ -21,13 +21,20 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "rapport/api_doc.h"
 #include "rapport/http.h"
 
 namespace rapport::host {
+
+// How the Pipeline writes a handler's Response: in the API's envelope, or
+// its `data` alone as the whole body (the OpenAPI document, which tools read
+// as it is).
+enum class RouteBody { Envelope, DataOnly };
 
 struct Route {
   std::string method;
@@ -37,6 +44,10 @@ struct Route {
   rapport::RouteOptions options;
   // Per pattern segment: the parameter name, or empty for a literal.
   std::vector<std::string> paramNames;
+  RouteBody body = RouteBody::Envelope;
+  // What the API document says about the route (api_doc.h); absent until
+  // described.
+  std::optional<rapport::RouteDoc> doc;
 };
 
 struct RouteMatch {
@@ -58,7 +69,18 @@ class Router {
   // same method and pattern (parameter names aside) are already registered;
   // that message names both owners so a module clash is found at start-up.
   void add(const std::string& method, const std::string& pattern, rapport::Handler handler,
-           rapport::RouteOptions options, const std::string& owner);
+           rapport::RouteOptions options, const std::string& owner,
+           RouteBody body = RouteBody::Envelope);
+
+  // Attaches the description of the route registered with exactly this
+  // method and pattern. Throws std::logic_error when there is none, when
+  // `owner` did not register it (a module describes only its own routes),
+  // or when it is described already.
+  void describe(const std::string& method, const std::string& pattern, rapport::RouteDoc doc,
+                const std::string& owner);
+
+  // Every route, ordered by pattern then method (the API document's order).
+  std::vector<const Route*> routes() const;
 
   RouteMatch match(std::string_view method, std::string_view path) const;
 

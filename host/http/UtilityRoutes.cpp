@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "rapport/api_doc.h"
 #include "rapport/error.h"
 
 namespace rapport::host {
@@ -36,6 +37,48 @@ rapport::Response errorSample(const rapport::Request& request) {
   }
   if (status == 429) throw rapport::Error::tooManyRequests(kSampleRetryAfter, message);
   throw rapport::Error(status, message);
+}
+
+namespace schema = rapport::schema;
+
+// GET /v1/versions: VersionPolicy::versionsJson.
+rapport::Json versionSchema() {
+  return schema::object(
+      {{"version", schema::string("\"v1\"")},
+       {"status", schema::string("active, deprecated or sunset")},
+       {"released_at", schema::string()},
+       {"deprecated_at", schema::nullable(schema::string())},
+       {"sunset_at", schema::nullable(schema::string())},
+       {"docs_url", schema::string()}},
+      {"version", "status", "released_at", "deprecated_at", "sunset_at", "docs_url"});
+}
+
+void describeUtilityRoutes(Router& router) {
+  router.describe(
+      "GET", "/v1/versions",
+      {.summary = "List the API versions", .tag = "meta", .data = schema::arrayOf(versionSchema())},
+      "host");
+  router.describe(
+      "GET", "/v1/errors/sample",
+      {.summary = "Answer the error envelope of a status",
+       .description = "For client authors: always answers the error of `status`.",
+       .tag = "meta",
+       .query = schema::object(
+           {{"status", schema::enumOf({"400", "401", "403", "404", "409", "422", "429", "500"})}},
+           {"status"}),
+       .errors = {400, 403, 404, 409, 422, 429, 500}},
+      "host");
+  router.describe("GET", "/healthz",
+                  {.summary = "Tell whether the process answers",
+                   .tag = "meta",
+                   .data = schema::object({{"status", schema::enumOf({"ok"})}}, {"status"})},
+                  "host");
+  router.describe("GET", "/readyz",
+                  {.summary = "Tell whether the server is ready (its database answers)",
+                   .tag = "meta",
+                   .data = schema::object({{"status", schema::enumOf({"ready"})}}, {"status"}),
+                   .errors = {503}},
+                  "host");
 }
 
 rapport::RouteOptions publicRoute() {
@@ -70,6 +113,7 @@ void registerUtilityRoutes(Router& router, const VersionPolicy& versions,
         return rapport::Response::ok(rapport::Json::object({{"status", "ready"}}));
       },
       publicRoute(), "host");
+  describeUtilityRoutes(router);
 }
 
 }  // namespace rapport::host

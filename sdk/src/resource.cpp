@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "rapport/error.h"
+#include "resource_doc.h"
 #include "rapport/ids.h"
 #include "rapport/time.h"
 #include "rapport/validation.h"
@@ -362,6 +363,7 @@ void Resource::install(Host& host, Registry& registry) const {
   registry.eventType(spec.eventPrefix + ".updated", subject + " was updated.");
   registry.eventType(spec.eventPrefix + ".deleted", subject + " was deleted.");
   registry.recordType(spec.recordType, handlers->recordType());
+  detail::describeResource(spec, sortColumns(), registry);
 }
 
 ResourceValues Resource::validate(const Json& body, ResourceWrite write) const {

@@ -118,6 +118,9 @@ ServerProcess::ServerProcess(Settings settings, std::vector<std::string> args,
   settings_.emplace("server.port", "0");
   settings_.emplace("server.host", "127.0.0.1");
   settings_.emplace("log.level", "info");
+  // Every answer the e2e tests see is checked against its route's
+  // description in the API document (docs/openapi.md).
+  settings_.emplace("api.check_responses", "true");
   std::string config = workDir_ + "/rapport.properties";
   writeConfig(config, settings_);
   args.insert(args.begin(), {"--config", config});

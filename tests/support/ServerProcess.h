@@ -6,9 +6,10 @@
 // (Name the Settings type: a bare braced list such as ({{"a", "1"}}) is
 // ambiguous for C++, which also reads it as a ServerProcess to copy.)
 //
-// Every server gets a fresh database (TestEnv::freshDatabaseUrl on the test's
-// engine), port 0 (the kernel picks a free port; the server logs it), its own
-// working directory, and a configuration file written from the settings.
+// Every server runs with api.check_responses=true (a 2xx answer that
+// disagrees with its route's API description is a 500), and gets a fresh database
+// (TestEnv::freshDatabaseUrl on the test's engine), port 0 (the kernel picks a free port; the
+// server logs it), its own working directory, and a configuration file written from the settings.
 // Its log (standard error) is kept in <workdir>/rapportd.log and printed when
 // a start fails. stop() sends SIGTERM and returns the exit code.
 //

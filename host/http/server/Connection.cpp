@@ -147,7 +147,10 @@ void Connection::process(bool ended) {
 void Connection::dispatch() {
   RequestReader::Framing framing;
   RawRequest request = reader_.take(framing);
-  request.clientAddress = address_;
+  // The one place the client's address is decided: behind a trusted proxy,
+  // from X-Forwarded-For (TrustedProxies.h); the per-address connection
+  // count stays with the peer.
+  request.clientAddress = server_.trustedProxies.clientAddress(address_, request.headers);
   if (hold(std::move(request), framing)) return;
   ++server_.stats.refusedBusy;
   send(serviceUnavailable("The server is too busy to take this request. Try again shortly."), 0,

@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "http/Pipeline.h"
+#include "http/TrustedProxies.h"
 #include "http/server/AddressCounts.h"
 #include "http/server/ConnectionLimits.h"
 #include "http/server/ConnectionStats.h"
@@ -19,6 +20,7 @@ struct ServerContext {
   const ConnectionLimits& limits;
   ConnectionStats& stats;
   AddressCounts& addresses;
+  const TrustedProxies& trustedProxies;
   // Set once by HttpServer::stop(): answers say "Connection: close" and no
   // connection waits for another request.
   std::atomic<bool> stopping{false};

@@ -92,8 +92,11 @@
 //        the total of a list narrowed by its own index (a search of 3
 //        characters or more, a tag filter beside other conditions) in one
 //        statement (COUNT(*) OVER ()); same results.
+//   5.2: api_doc.h: RouteDoc and the schema builders; Registry::describe and
+//        Registry::schema (appended) for the API document
+//        (GET /v1/openapi.json). Resource describes its routes.
 #define RAPPORT_SDK_ABI_MAJOR 5
-#define RAPPORT_SDK_ABI_MINOR 1
+#define RAPPORT_SDK_ABI_MINOR 2
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

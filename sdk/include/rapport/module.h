@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "rapport/api_doc.h"
 #include "rapport/config.h"
 #include "rapport/db.h"
 #include "rapport/events.h"
@@ -83,6 +84,15 @@ class RAPPORT_VISIBLE Registry {
   virtual void onEvent(EventListener listener) = 0;
   // The handle wakes the job (jobs.h); keep it for as long as the module lives.
   virtual JobHandle job(Job job) = 0;
+  // Since 5.2 (api_doc.h). Describes a route this module registered with
+  // route() (same method and path) for the API document; throws
+  // std::logic_error when there is no such route, or it was described
+  // already.
+  virtual void describe(const std::string& method, const std::string& path, RouteDoc doc) = 0;
+  // Since 5.2. A named schema for schema::ref(name) in the document's
+  // components; names are unique across modules (a clash stops start-up,
+  // naming both modules). Prefer the module's nouns: "Contact", "Deal".
+  virtual void schema(const std::string& name, Json schema) = 0;
 };
 
 class RAPPORT_VISIBLE Module {

@@ -21,7 +21,8 @@
 //                        company's record)
 //   PATCH  <path>/{id}   only the sent fields change; 200 "<Noun> updated."
 //   DELETE <path>/{id}   200 "<Noun> deleted.", data {id}
-// and declares the event types <eventPrefix>.created, .updated (data: the
+// It describes the five routes for the API document (api_doc.h), with the
+// record's schema named after `noun`, and declares the event types <eventPrefix>.created, .updated (data: the
 // record as GET returns it) and .deleted (data: {id}), and the record type
 // `recordType` in the record directory (records.h: exists and fetch), so other
 // modules can reference, guard, augment and unlink it. Deleting a record runs

@@ -148,6 +148,20 @@ class FakeRegistry : public rapport::Registry {
     jobs.push_back(std::move(job));
     return std::make_shared<CountingWaker>();
   }
+  // As the host's: only a registered route can be described, once.
+  void describe(const std::string& method, const std::string& path,
+                rapport::RouteDoc doc) override {
+    const std::string key = method + " " + path;
+    if (!routes.count(key) || docs.count(key)) {
+      throw std::logic_error("describe " + key + ": not registered, or described twice");
+    }
+    docs.emplace(key, std::move(doc));
+  }
+  void schema(const std::string& name, rapport::Json value) override {
+    schemas[name] = std::move(value);
+  }
+  std::map<std::string, rapport::RouteDoc> docs;
+  std::map<std::string, rapport::Json> schemas;
 
   // Runs the handler of "METHOD path" (the registered pattern) for `request`,
   // after the pipeline's access and role checks.

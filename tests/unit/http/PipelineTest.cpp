@@ -259,7 +259,7 @@ class PipelineTest : public CppUnit::TestFixture {
   }
 
   void testTooManyRequests() {
-    makePipeline(PipelineOptions{2, 60});
+    makePipeline(PipelineOptions{2, 60, {}});
     const RawResponse first = call("GET", "/v1/echo/a");
     CPPUNIT_ASSERT_EQUAL(std::string("2"), *first.header("X-RateLimit-Limit"));
     CPPUNIT_ASSERT_EQUAL(std::string("1"), *first.header("X-RateLimit-Remaining"));
@@ -276,7 +276,7 @@ class PipelineTest : public CppUnit::TestFixture {
   }
 
   void testRateLimitPerTokenAndAddress() {
-    makePipeline(PipelineOptions{1, 60});
+    makePipeline(PipelineOptions{1, 60, {}});
     CPPUNIT_ASSERT_EQUAL(
         200, call("GET", "/v1/me", "", {{"Authorization", "Bearer member-token"}}).status);
     CPPUNIT_ASSERT_EQUAL(
@@ -298,7 +298,7 @@ class PipelineTest : public CppUnit::TestFixture {
   // A public route (login, register, forgot-password...) counts against the
   // client, even with a valid token: a token must not buy a fresh budget.
   void testPublicRoutesCountedPerClientWhateverToken() {
-    makePipeline(PipelineOptions{2, 60});
+    makePipeline(PipelineOptions{2, 60, {}});
     const rapport::Headers token{{"Authorization", "Bearer member-token"}};
     const RawResponse first = call("POST", "/v1/echo", "{}", token);
     CPPUNIT_ASSERT_EQUAL(200, first.status);
@@ -318,7 +318,7 @@ class PipelineTest : public CppUnit::TestFixture {
   // Per-address counts use the client key: an IPv6 /64 is one client, an
   // IPv4-mapped address is its IPv4 address.
   void testClientsCountedByClientKey() {
-    makePipeline(PipelineOptions{1, 60});
+    makePipeline(PipelineOptions{1, 60, {}});
     const auto from = [this](const std::string& address) {
       RawRequest raw = request("GET", "/v1/echo/a");
       raw.clientAddress = address;
@@ -333,7 +333,7 @@ class PipelineTest : public CppUnit::TestFixture {
   }
 
   void testRateLimitWindowResets() {
-    makePipeline(PipelineOptions{1, 60});
+    makePipeline(PipelineOptions{1, 60, {}});
     call("GET", "/v1/echo/a");
     CPPUNIT_ASSERT_EQUAL(429, call("GET", "/v1/echo/a").status);
     now_ += 40'000'000;  // 12:01:00, the next window
@@ -343,7 +343,7 @@ class PipelineTest : public CppUnit::TestFixture {
   }
 
   void testHealthProbesNotCounted() {
-    makePipeline(PipelineOptions{2, 60});
+    makePipeline(PipelineOptions{2, 60, {}});
     for (int i = 0; i < 5; ++i) {
       const RawResponse r = call("GET", "/healthz");
       CPPUNIT_ASSERT_EQUAL(200, r.status);

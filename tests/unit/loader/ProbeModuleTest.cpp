@@ -57,6 +57,8 @@ class RecordingRegistry final : public rapport::Registry {
   void augment(const std::string&, rapport::RecordAugment) override {}
   void onEvent(rapport::EventListener) override {}
   rapport::JobHandle job(rapport::Job) override { return nullptr; }
+  void describe(const std::string&, const std::string&, rapport::RouteDoc) override {}
+  void schema(const std::string&, rapport::Json) override {}
 };
 
 }  // namespace

@@ -1,0 +1,268 @@
+#include "openapi/OpenApiDocument.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "rapport/api_doc.h"
+#include "rapport/error.h"
+
+#ifndef RAPPORT_SERVER_VERSION
+#error "RAPPORT_SERVER_VERSION must be defined (host/CMakeLists.txt)"
+#endif
+
+namespace rapport::host {
+namespace {
+
+using rapport::Json;
+namespace schema = rapport::schema;
+
+// The shared error answers (components/responses), by status.
+struct ErrorAnswer {
+  int status;
+  const char* name;
+  const char* description;
+};
+
+constexpr ErrorAnswer kErrorAnswers[] = {
+    {400, "BadRequest", "The body is not valid JSON, or not a JSON object."},
+    {401, "Unauthorized", "No token, or an expired or revoked one."},
+    {403, "Forbidden", "The caller's role may not do this."},
+    {404, "NotFound", "The record (or a record it references) does not exist for this caller."},
+    {409, "Conflict", "The change conflicts with a stored record (a duplicate value)."},
+    {413, "PayloadTooLarge", "The body is over 1 MiB."},
+    {422, "ValidationFailed", "A field breaks its rule; `errors` names each one."},
+    {429, "TooManyRequests", "The rate limit (or a guessing limit) was reached."},
+    {500, "InternalError", "Something broke; the message is generic, the log has the details."},
+    {503, "Unavailable", "The database is busy or unreachable; nothing changed, send it again."},
+};
+
+const ErrorAnswer* errorAnswer(int status) {
+  for (const auto& answer : kErrorAnswers) {
+    if (answer.status == status) return &answer;
+  }
+  return nullptr;
+}
+
+Json headerRef(const char* name) {
+  return Json::object({{"$ref", std::string("#/components/headers/") + name}});
+}
+
+// What every answer carries (decisions §1, §9).
+Json commonHeaders() {
+  return Json::object({{"X-Request-Id", headerRef("X-Request-Id")},
+                       {"X-RateLimit-Limit", headerRef("X-RateLimit-Limit")},
+                       {"X-RateLimit-Remaining", headerRef("X-RateLimit-Remaining")},
+                       {"X-RateLimit-Reset", headerRef("X-RateLimit-Reset")}});
+}
+
+Json jsonContent(Json schemaValue) {
+  return Json::object({{"application/json", Json::object({{"schema", std::move(schemaValue)}})}});
+}
+
+Json headerComponents() {
+  auto header = [](const char* description, Json value) {
+    return Json::object({{"description", description}, {"schema", std::move(value)}});
+  };
+  return Json::object(
+      {{"X-Request-Id", header("The request's id, also in the server's log.", schema::string())},
+       {"X-RateLimit-Limit", header("Requests allowed per window.", schema::integer())},
+       {"X-RateLimit-Remaining", header("Requests left in this window.", schema::integer())},
+       {"X-RateLimit-Reset", header("Unix time when the window ends.", schema::integer())},
+       {"Retry-After", header("Whole seconds to wait, at least 1.", schema::integer())}});
+}
+
+Json responseComponents() {
+  Json out = Json::object();
+  for (const auto& answer : kErrorAnswers) {
+    Json headers = commonHeaders();
+    if (answer.status == 429 || answer.status == 503) {
+      headers.set("Retry-After", headerRef("Retry-After"));
+    }
+    const char* body = answer.status == 422 ? "ValidationError" : "Error";
+    out.set(answer.name, Json::object({{"description", answer.description},
+                                       {"headers", std::move(headers)},
+                                       {"content", jsonContent(schema::ref(body))}}));
+  }
+  return out;
+}
+
+bool hasPathParams(const Route& route) {
+  return std::any_of(route.paramNames.begin(), route.paramNames.end(),
+                     [](const std::string& name) { return !name.empty(); });
+}
+
+// "GET /v1/crm/contacts/{id}/deals" -> "get_crm_contacts_by_id_deals".
+std::string operationId(const Route& route) {
+  std::string id = route.method;
+  std::transform(id.begin(), id.end(), id.begin(), [](char c) { return char(c - 'A' + 'a'); });
+  std::string segment;
+  auto flush = [&] {
+    if (segment.empty() || segment == "v1") {
+      segment.clear();
+      return;
+    }
+    if (segment.front() == '{') segment = "by_" + segment.substr(1, segment.size() - 2);
+    for (char& c : segment) {
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+    }
+    id += "_" + segment;
+    segment.clear();
+  };
+  for (char c : route.pattern) {
+    if (c == '/') {
+      flush();
+    } else {
+      segment += c;
+    }
+  }
+  flush();
+  return id;
+}
+
+Json parameters(const Route& route) {
+  Json out = Json::array();
+  for (const auto& name : route.paramNames) {
+    if (name.empty()) continue;
+    out.push(Json::object(
+        {{"name", name}, {"in", "path"}, {"required", true}, {"schema", schema::string()}}));
+  }
+  if (!route.doc || route.doc->query.isNull()) return out;
+  const Json& query = route.doc->query;
+  std::set<std::string> required;
+  if (const Json* names = query.find("required"); names && names->isArray()) {
+    for (const auto& name : names->asArray()) required.insert(name.asString());
+  }
+  if (const Json* properties = query.find("properties"); properties && properties->isObject()) {
+    for (const auto& [name, value] : properties->asObject()) {
+      Json parameter = Json::object({{"name", name}, {"in", "query"}});
+      if (required.count(name)) parameter.set("required", true);
+      if (const Json* description = value.find("description")) {
+        parameter.set("description", *description);
+      }
+      parameter.set("schema", value);
+      out.push(std::move(parameter));
+    }
+  }
+  return out;
+}
+
+// The success answer: the envelope around the described data, or, for a
+// route that writes its data alone, that data.
+Json successAnswer(const Route& route) {
+  const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
+  Json headers = commonHeaders();
+  if (route.body == RouteBody::DataOnly) {
+    Json body = doc && !doc->data.isNull() ? doc->data : schema::anyObject();
+    return Json::object({{"description", "The document itself (no envelope)."},
+                         {"headers", std::move(headers)},
+                         {"content", jsonContent(std::move(body))}});
+  }
+  schema::Properties properties = {{"message", schema::string()}};
+  std::vector<std::string> required = {"message"};
+  if (!doc) {
+    properties.emplace_back("data", Json::object());
+  } else if (!doc->data.isNull()) {
+    properties.emplace_back("data", doc->data);
+    required.emplace_back("data");
+  }
+  if (doc && doc->paged) {
+    properties.emplace_back("meta", schema::ref("PageMeta"));
+    required.emplace_back("meta");
+  }
+  const int status = doc ? doc->status : 200;
+  return Json::object(
+      {{"description", status == 201 ? "Created." : "OK."},
+       {"headers", std::move(headers)},
+       {"content", jsonContent(schema::object(std::move(properties), std::move(required)))}});
+}
+
+Json errorAnswerFor(int status) {
+  if (const ErrorAnswer* answer = errorAnswer(status)) {
+    return Json::object({{"$ref", std::string("#/components/responses/") + answer->name}});
+  }
+  return Json::object({{"description", rapport::Error::genericMessage(status)},
+                       {"headers", commonHeaders()},
+                       {"content", jsonContent(schema::ref("Error"))}});
+}
+
+Json operation(const Route& route) {
+  const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
+  Json op = Json::object();
+  op.set("operationId", operationId(route));
+  op.set("summary",
+         doc && !doc->summary.empty() ? doc->summary : route.method + " " + route.pattern);
+  std::string description = doc ? doc->description : "";
+  if (!route.options.roles.empty()) {
+    std::string roles;
+    for (auto role : route.options.roles)
+      roles += (roles.empty() ? "" : ", ") + std::string(rapport::roleName(role));
+    description += std::string(description.empty() ? "" : "\n\n") + "Roles: " + roles + ".";
+  }
+  if (!description.empty()) op.set("description", description);
+  op.set("tags", Json(Json::Array{Json(doc && !doc->tag.empty() ? doc->tag : route.owner)}));
+  op.set("x-rapport-module", route.owner);
+  if (route.options.access == rapport::Access::Public) op.set("security", Json::array());
+  Json params = parameters(route);
+  if (params.size() > 0) op.set("parameters", std::move(params));
+  if (doc && !doc->body.isNull()) {
+    op.set("requestBody", Json::object({{"content", jsonContent(doc->body)}}));
+  }
+  Json responses = Json::object();
+  responses.set(std::to_string(doc ? doc->status : 200), successAnswer(route));
+  for (int status : routeErrorStatuses(route)) {
+    responses.set(std::to_string(status), errorAnswerFor(status));
+  }
+  op.set("responses", std::move(responses));
+  return op;
+}
+
+std::string lowerMethod(std::string method) {
+  std::transform(method.begin(), method.end(), method.begin(),
+                 [](char c) { return char(c - 'A' + 'a'); });
+  return method;
+}
+
+}  // namespace
+
+std::vector<int> routeErrorStatuses(const Route& route) {
+  std::set<int> statuses = {429, 500, 503};
+  const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
+  if (route.options.access == rapport::Access::Authenticated) statuses.insert(401);
+  if (!route.options.roles.empty()) statuses.insert(403);
+  if (hasPathParams(route)) statuses.insert(404);
+  if (doc && !doc->body.isNull()) statuses.insert({400, 413, 422});
+  if (doc && (!doc->query.isNull() || doc->paged)) statuses.insert(422);
+  if (doc) statuses.insert(doc->errors.begin(), doc->errors.end());
+  return {statuses.begin(), statuses.end()};
+}
+
+rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas) {
+  Json paths = Json::object();
+  for (const Route* route : router.routes()) {
+    if (!paths.contains(route->pattern)) paths.set(route->pattern, Json::object());
+    paths.find(route->pattern)->set(lowerMethod(route->method), operation(*route));
+  }
+  Json components = Json::object(
+      {{"schemas", schemas.all()},
+       {"responses", responseComponents()},
+       {"headers", headerComponents()},
+       {"securitySchemes",
+        Json::object({{"bearerAuth",
+                       Json::object({{"type", "http"},
+                                     {"scheme", "bearer"},
+                                     {"description", "The token of POST /v1/auth/login."}})}})}});
+  return Json::object(
+      {{"openapi", "3.1.0"},
+       {"info", Json::object({{"title", "Rapport CRM API"},
+                              {"version", RAPPORT_SERVER_VERSION},
+                              {"description",
+                               "Generated by this server from the routes its enabled modules "
+                               "registered. Every answer is the envelope {\"message\", \"data\", "
+                               "\"meta\"}; errors are {\"message\"} (and \"errors\" on 422)."}})},
+       {"security", Json(Json::Array{Json::object({{"bearerAuth", Json::array()}})})},
+       {"paths", std::move(paths)},
+       {"components", std::move(components)}});
+}
+
+}  // namespace rapport::host

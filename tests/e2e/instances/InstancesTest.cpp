@@ -1,0 +1,371 @@
+// Several rapportd behind nginx (issue 11, docs/deploy.md): three instances
+// on one PostgreSQL database started at the same moment, one redis
+// (ratelimit.store = redis), and a private nginx in front with
+// server.trusted_proxies = its address. Through nginx, the cluster behaves
+// as one server:
+//   - migrations started together: all three come up, each migration once;
+//   - the rate limit is one count across instances (requests spread over
+//     all three: their access logs), exactly N pass, then 429;
+//   - the login throttle is one count (5 wrong passwords spread, then 429);
+//   - a token revoked through one instance is refused by the others within
+//     a second (revocation notices; the bound is auth.token_cache_ttl when
+//     notices are down);
+//   - each webhook delivery arrives once at the receiver;
+//   - X-Forwarded-For: the access log shows the client nginx saw, and a
+//     client-sent (spoofed) X-Forwarded-For changes neither that nor the
+//     rate-limit key.
+// And redis going down under a running instance (a private redis-server,
+// .ci/lib/redis.sh, stopped mid-test): the rate limit fails open, logins
+// fail closed with 503, and the outage is logged once, not per request.
+// PostgreSQL only: a SQLite file is one machine's (docs/api-choices.md);
+// several instances are a PostgreSQL set-up, so no SQLite run is registered.
+//
+// Clients connect to nginx from distinct loopback addresses (all of 127/8 is
+// loopback; random middle bytes per run, so a rerun on the same redis within
+// the window starts afresh too), so each case counts in a fresh per-address
+// window; nginx connects to the instances from 127.0.0.1, the trusted proxy.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "e2e/instances/Nginx.h"
+#include "e2e/webhooks/WebhooksSuite.h"
+#include "support/TestEnv.h"
+#include "unit/redis/TestRedis.h"
+
+using namespace rapport::e2e;
+using namespace rapport::e2e::webhooks;
+
+namespace {
+
+constexpr int kInstances = 3;
+constexpr std::int64_t kRequests = 20;  // ratelimit.requests
+constexpr std::int64_t kWindow = 3600;  // ratelimit.window: no edge during a run...
+
+// ... unless a run starts in its last minute: then wait for the next one.
+void awayFromWindowEdge() {
+  if (unixNow() % kWindow < kWindow - 60) return;
+  const std::int64_t next = unixNow() / kWindow * kWindow + kWindow;
+  CPPUNIT_ASSERT(waitUntil([&] { return unixNow() >= next; }, std::chrono::seconds(61)));
+}
+
+// 127.<a>.<b>.<host>, with <a>.<b> drawn once per test process.
+std::string clientAddress(int host) {
+  static const std::string prefix = [] {
+    std::mt19937 random{std::random_device{}()};
+    std::uniform_int_distribution<int> byte(1, 254);
+    const int a = byte(random);
+    const int b = byte(random);
+    return "127." + std::to_string(a) + "." + std::to_string(b) + ".";
+  }();
+  return prefix + std::to_string(host);
+}
+
+// Three rapportd started together on one fresh database, and nginx in front.
+struct Cluster {
+  Cluster() : database(rapport::test::freshDatabaseUrl("instances")) {
+    ServerProcess::Settings settings = deliverySettings({
+        {"database.url", database},
+        {"ratelimit.store", "redis"},
+        {"redis.url", rapport::test::redisUrl()},
+        {"ratelimit.requests", std::to_string(kRequests)},
+        {"ratelimit.window", std::to_string(kWindow)},
+        {"server.trusted_proxies", "127.0.0.1"},
+    });
+    std::thread starters[kInstances];
+    for (int i = 0; i < kInstances; ++i) {
+      starters[i] = std::thread([&, i] {
+        try {
+          servers[i] = std::make_unique<ServerProcess>(settings);
+        } catch (const std::exception& e) {
+          failures[i] = e.what();
+        }
+      });
+    }
+    for (auto& starter : starters) starter.join();
+    std::vector<int> ports;
+    for (const auto& server : servers) {
+      if (server) ports.push_back(server->port());
+    }
+    if (ports.size() == kInstances) nginx = std::make_unique<Nginx>(ports);
+  }
+
+  // A client of nginx from clientAddress(host).
+  std::unique_ptr<HttpClient> through(int host) const {
+    return std::make_unique<HttpClient>(nginx->port(), "127.0.0.1", clientAddress(host));
+  }
+  // How many access lines of instance `i` contain every one of `parts`.
+  std::size_t accessLines(int i, std::initializer_list<std::string> parts) const {
+    std::size_t n = 0;
+    for (const auto& line : linesContaining(servers[i]->log(), "msg=request")) {
+      bool all = true;
+      for (const auto& part : parts) all = all && line.find(part) != std::string::npos;
+      if (all) ++n;
+    }
+    return n;
+  }
+  std::string logs() const {
+    std::string out;
+    for (const auto& server : servers) out += server->log() + "\n----\n";
+    return out;
+  }
+
+  std::string database;
+  std::unique_ptr<ServerProcess> servers[kInstances];
+  std::string failures[kInstances];
+  std::unique_ptr<Nginx> nginx;
+};
+
+// A redis-server of this test's own (.ci/lib/redis.sh), which it may stop.
+struct PrivateRedis {
+  PrivateRedis() : url(start()) {}
+  ~PrivateRedis() {
+    try {
+      stop();
+    } catch (const std::exception&) {
+      // Nothing more to do: its files are in a temporary folder.
+    }
+  }
+  std::string start() {
+    rapport::test::runTool(script, {"start", state});
+    return rapport::test::redisUrlIn(state);
+  }
+  void stop() { rapport::test::runTool(script, {"stop", state}); }
+
+  // Declared (so initialised) before url, which start() makes.
+  const std::string script = rapport::test::sourceDir() + "/.ci/lib/redis.sh";
+  const std::string state = rapport::test::tempDirectory("redis");
+  const std::string url;
+};
+
+Cluster& cluster() {
+  static Cluster shared;
+  for (const auto& failure : shared.failures) {
+    CPPUNIT_ASSERT_MESSAGE("an instance failed to start beside the others:\n" + failure,
+                           failure.empty());
+  }
+  CPPUNIT_ASSERT(shared.nginx);
+  return shared;
+}
+
+}  // namespace
+
+class InstancesTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(InstancesTest);
+  CPPUNIT_TEST(testStartedTogetherMigrateOnce);
+  CPPUNIT_TEST(testRateLimitIsOneCountAcrossInstances);
+  CPPUNIT_TEST(testLoginThrottleIsShared);
+  CPPUNIT_TEST(testRevocationReachesEveryInstance);
+  CPPUNIT_TEST(testEachWebhookDeliveryArrivesOnce);
+  CPPUNIT_TEST(testForwardedForNamesTheClientNginxSaw);
+  CPPUNIT_TEST(testRedisDownFailsOpenForLimitsClosedForLogins);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void setUp() override {
+    if (!rapport::test::onPostgres()) CPPUNIT_FAIL("e2e.instances runs on PostgreSQL only");
+  }
+
+  void testStartedTogetherMigrateOnce() {
+    Cluster& c = cluster();
+    const auto ledger = queryDatabase(c.database, "SELECT owner, id FROM schema_migrations");
+    std::set<std::pair<std::string, std::string>> distinct;
+    for (const auto& row : ledger) distinct.emplace(row[0], row[1]);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(c.logs(), distinct.size(), ledger.size());
+    CPPUNIT_ASSERT(ledger.size() > 1);
+    std::size_t applied = 0;
+    for (const auto& server : c.servers) {
+      applied += linesContaining(server->log(), "migration applied").size();
+    }
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(c.logs(), ledger.size(), applied);
+    for (const auto& server : c.servers) {
+      CPPUNIT_ASSERT_MESSAGE(server->log(),
+                             !linesContaining(server->log(), "store=redis://127.0.0.1").empty());
+    }
+  }
+
+  void testRateLimitIsOneCountAcrossInstances() {
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(11);
+    // GET /v1/versions: public, counted per client address.
+    for (std::int64_t i = 1; i <= kRequests; ++i) {
+      const HttpResult ok = client->get("/v1/versions");
+      E2E_ASSERT_STATUS(200, ok);
+      CPPUNIT_ASSERT_EQUAL(kRequests - i, headerInt(ok, "X-RateLimit-Remaining"));
+    }
+    const HttpResult refused = client->get("/v1/versions");
+    E2E_ASSERT_ERROR(429, refused);
+    CPPUNIT_ASSERT(headerInt(refused, "Retry-After") >= 1);
+    // Refused by whichever instance answers: three more, all 429.
+    for (int i = 0; i < kInstances; ++i) E2E_ASSERT_ERROR(429, client->get("/v1/versions"));
+    // Spread over every instance: each served some of the 200s and a 429.
+    for (int i = 0; i < kInstances; ++i) {
+      CPPUNIT_ASSERT_MESSAGE(c.logs(), c.accessLines(i, {"route=/v1/versions", "status=200",
+                                                         "client=" + clientAddress(11)}) > 0);
+      CPPUNIT_ASSERT_MESSAGE(c.logs(), c.accessLines(i, {"route=/v1/versions", "status=429",
+                                                         "client=" + clientAddress(11)}) > 0);
+    }
+  }
+
+  void testLoginThrottleIsShared() {
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(12);
+    const Account account = registerUser(*client, "throttle");
+    for (int i = 0; i < 5; ++i) {
+      E2E_ASSERT_ERROR(401, login(*client, account.email, "wrong guess " + std::to_string(i)));
+    }
+    // Per instance they would be 1 or 2 failures: the shared count says 5.
+    const HttpResult refused = login(*client, account.email, account.password);
+    E2E_ASSERT_ERROR(429, refused);
+    CPPUNIT_ASSERT(headerInt(refused, "Retry-After") >= 1);
+    for (int i = 0; i < kInstances; ++i) {
+      E2E_ASSERT_ERROR(429, login(*client, account.email, account.password));
+    }
+    int instancesSeeingFailures = 0;
+    for (int i = 0; i < kInstances; ++i) {
+      if (c.accessLines(i, {"route=/v1/auth/login", "status=401", "client=" + clientAddress(12)}) >
+          0) {
+        ++instancesSeeingFailures;
+      }
+    }
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(c.logs(), kInstances, instancesSeeingFailures);
+    // Another address is not throttled for that account.
+    auto other = c.through(13);
+    E2E_ASSERT_DATA(200, login(*other, account.email, account.password));
+  }
+
+  void testRevocationReachesEveryInstance() {
+    Cluster& c = cluster();
+    auto client = c.through(14);
+    const Account account = registerUser(*client, "revoke");
+    std::vector<std::unique_ptr<HttpClient>> direct;
+    for (const auto& server : c.servers) {
+      direct.push_back(std::make_unique<HttpClient>(server->port()));
+      // Every instance knows (and may cache) the token.
+      E2E_ASSERT_DATA(200, direct.back()->get("/v1/auth/me", bearer(account.token)));
+    }
+    E2E_ASSERT_STATUS(200,
+                      direct[0]->post("/v1/auth/logout", Json::object(), bearer(account.token)));
+    for (int i = 1; i < kInstances; ++i) {
+      CPPUNIT_ASSERT(waitUntil(
+          [&] { return direct[i]->get("/v1/auth/me", bearer(account.token)).status == 401; },
+          std::chrono::seconds(1)));
+      E2E_ASSERT_ERROR(401, direct[i]->get("/v1/auth/me", bearer(account.token)));
+    }
+    E2E_ASSERT_ERROR(401, client->get("/v1/auth/me", bearer(account.token)));
+  }
+
+  void testEachWebhookDeliveryArrivesOnce() {
+    constexpr int kEvents = 12;  // within one token's kRequests
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    Receiver receiver;
+    auto client = c.through(15);
+    const Account account = registerUser(*client, "hooks");
+    const Json webhook = createWebhook(*client, account.token, receiver.url("/cluster"),
+                                       eventsList({"crm.contact.created"}));
+    std::set<std::string> contacts;
+    for (int i = 0; i < kEvents; ++i) {
+      contacts.insert(createContact(*client, account.token,
+                                    Json::object({{"name", "Cluster " + std::to_string(i)}}))["id"]
+                          .asString());
+    }
+    CPPUNIT_ASSERT(receiver.waitForRequests(kEvents, 60s, "/cluster"));
+    // Every delivery final and a success: nothing left that could be sent again.
+    const std::string settledSql =
+        "SELECT count(*) FROM webhook_deliveries WHERE status = 'success' AND webhook_id = " +
+        sqlQuote(webhook["id"].asString());
+    CPPUNIT_ASSERT(waitUntil(
+        [&] { return queryDatabase(c.database, settledSql)[0][0] == std::to_string(kEvents); },
+        30s));
+    const auto requests = receiver.requests("/cluster");
+    std::map<std::string, int> perDelivery;
+    std::set<std::string> delivered;
+    for (const auto& request : requests) {
+      ++perDelivery[request.header("X-Service-Delivery")];
+      delivered.insert(Json::parse(request.body)["data"]["id"].asString());
+    }
+    std::string twice;
+    for (const auto& [id, n] : perDelivery) {
+      if (n != 1) twice += " " + id + " x" + std::to_string(n);
+    }
+    CPPUNIT_ASSERT_MESSAGE("sent more than once:" + twice, twice.empty());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(kEvents), requests.size());
+    CPPUNIT_ASSERT(delivered == contacts);
+  }
+
+  void testForwardedForNamesTheClientNginxSaw() {
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(16);
+    const HttpResult first = client->get("/v1/versions");
+    E2E_ASSERT_STATUS(200, first);
+    const std::int64_t remaining = headerInt(first, "X-RateLimit-Remaining");
+    // Spoofed hops: the same client, the same count (a spoof would start afresh).
+    const HttpResult spoofed = client->get("/v1/versions", {{"X-Forwarded-For", "198.51.100.77"}});
+    E2E_ASSERT_STATUS(200, spoofed);
+    CPPUNIT_ASSERT_EQUAL(remaining - 1, headerInt(spoofed, "X-RateLimit-Remaining"));
+    const HttpResult twice =
+        client->get("/v1/versions", {{"X-Forwarded-For", "203.0.113.5, 127.0.0.1"}});
+    E2E_ASSERT_STATUS(200, twice);
+    CPPUNIT_ASSERT_EQUAL(remaining - 2, headerInt(twice, "X-RateLimit-Remaining"));
+    std::size_t seen = 0;
+    for (int i = 0; i < kInstances; ++i) {
+      seen += c.accessLines(i, {"route=/v1/versions", "client=" + clientAddress(16)});
+      for (const char* spoof : {"client=198.51.100.77", "client=203.0.113.5"}) {
+        CPPUNIT_ASSERT_MESSAGE(c.logs(), c.accessLines(i, {spoof}) == 0);
+      }
+    }
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(c.logs(), std::size_t{3}, seen);
+    // Straight to an instance from an address that is no proxy: the header
+    // is ignored.
+    HttpClient direct(c.servers[0]->port(), "127.0.0.1", clientAddress(17));
+    E2E_ASSERT_STATUS(200, direct.get("/v1/versions", {{"X-Forwarded-For", "198.51.100.78"}}));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1},
+                         c.accessLines(0, {"route=/v1/versions", "client=" + clientAddress(17)}));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{0}, c.accessLines(0, {"client=198.51.100.78"}));
+  }
+
+  void testRedisDownFailsOpenForLimitsClosedForLogins() {
+    PrivateRedis redis;
+    ServerProcess server(generousSettings({
+        {"ratelimit.store", "redis"},
+        {"redis.url", redis.url},
+        {"ratelimit.requests", "3"},
+    }));
+    HttpClient client(server.port());
+    const Account account = registerUser(client, "down");
+    redis.stop();
+
+    // Rate limit: open. More than ratelimit.requests pass, each as if its
+    // window were fresh.
+    for (int i = 0; i < 5; ++i) {
+      const HttpResult ok = client.get("/v1/versions");
+      E2E_ASSERT_STATUS(200, ok);
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{3}, headerInt(ok, "X-RateLimit-Remaining"));
+    }
+    // Login throttle: closed. No password is checked, right or wrong.
+    for (const std::string& password : {account.password, std::string("wrong guess")}) {
+      const HttpResult refused = login(client, account.email, password);
+      const Json body = E2E_ASSERT_ERROR(503, refused);
+      CPPUNIT_ASSERT_EQUAL(
+          std::string("Service temporarily unavailable. Please try again shortly."),
+          body["message"].asString());
+      CPPUNIT_ASSERT_EQUAL(std::string("1"), refused.header("Retry-After"));
+    }
+    // Requests with a token still work (the token is checked in PostgreSQL).
+    E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(account.token)));
+    // Ten failing requests, one warning (at most one per 10 s).
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(server.log(), std::size_t{1},
+                                 linesContaining(server.log(), "redis unavailable").size());
+    CPPUNIT_ASSERT_EQUAL(0, server.stop());
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(InstancesTest);
