@@ -2,7 +2,9 @@
 // its table and rows still in the database, but not in modules.enabled. Its
 // routes answer the host's 404 (as any unknown path, token or not), and its
 // event types leave GET /v1/webhooks/events (a webhook cannot subscribe to
-// them), while the first-party modules keep theirs.
+// them), while the first-party modules keep theirs. The API document
+// (GET /v1/openapi.json) lists its routes and its Product schema only while
+// it is enabled.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include "e2e/products/ProductsSuite.h"
@@ -26,6 +28,12 @@ class ProductsDisabledTest : public CppUnit::TestFixture {
       account = registerUser(client, "products-disabled");
       product = createProduct(client, account.token, Json::object({{"name", "Lamp"}}));
       CPPUNIT_ASSERT(catalogueOf(client, account.token, "products") == kProductEvents);
+      const Json document = E2E_ASSERT_JSON(client.get("/v1/openapi.json"));
+      const Json& create = document["paths"]["/v1/crm/products"]["post"];
+      CPPUNIT_ASSERT_EQUAL(std::string("products"), create["x-rapport-module"].asString());
+      CPPUNIT_ASSERT(create["responses"].contains("201"));
+      CPPUNIT_ASSERT(document["paths"]["/v1/crm/products/{id}"].contains("delete"));
+      CPPUNIT_ASSERT(document["components"]["schemas"].contains("Product"));
     }
     CPPUNIT_ASSERT_EQUAL(0, enabled.stop());
 
@@ -49,6 +57,11 @@ class ProductsDisabledTest : public CppUnit::TestFixture {
       E2E_ASSERT_COMMON_HEADERS(result);
       CPPUNIT_ASSERT_MESSAGE(describe(result), !result.hasHeader("Allow"));
     }
+
+    const Json document = E2E_ASSERT_JSON(client.get("/v1/openapi.json"));
+    CPPUNIT_ASSERT(!document["paths"].contains("/v1/crm/products"));
+    CPPUNIT_ASSERT(!document["components"]["schemas"].contains("Product"));
+    CPPUNIT_ASSERT(document["paths"].contains("/v1/crm/contacts"));
 
     // Its types are gone; the first-party ones stay.
     const Json list =

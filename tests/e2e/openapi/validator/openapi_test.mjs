@@ -1,0 +1,185 @@
+// e2e.openapi: the API document as tools read it (issue 11, docs/openapi.md).
+//   node openapi_test.mjs RAPPORTD WORKDIR
+// 1. Starts RAPPORTD (SQLite, port 0) in WORKDIR and fetches GET /v1/openapi.json.
+// 2. Validates it with a real validator: @apidevtools/swagger-parser (OpenAPI
+//    3.1 schema and its JSON Schemas, $refs resolved).
+// 3. Compares it with `rapportd routes` (the router's own list): every route
+//    is an operation, and nothing else is; operationIds are unique; public
+//    routes have no security, the others bearer.
+// 4. Validates live answers of an acceptance-style flow (register, contacts,
+//    errors) with ajv (JSON Schema 2020-12) against the document: an
+//    independent check of the host's own api.check_responses.
+// Prints "N passed, N failed"; exits 1 when something failed.
+// Why SQLite only: the document does not depend on the engine; answers on
+// both engines are checked by api.check_responses in every e2e suite.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+const [rapportd, workDir] = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`);
+  }
+}
+
+mkdirSync(workDir, { recursive: true });
+const config = `${workDir}/rapport.properties`;
+writeFileSync(
+  config,
+  [
+    `database.url = sqlite:${workDir}/rapport.db`,
+    "server.host = 127.0.0.1",
+    "server.port = 0",
+    `mail.outbox = ${workDir}/outbox`,
+    `secrets.key_file = ${workDir}/secret.key`,
+    "api.check_responses = true",
+    "",
+  ].join("\n"),
+);
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rapportd, ["--config", config], { cwd: workDir });
+    let log = "";
+    const timer = setTimeout(() => reject(new Error(`rapportd did not listen:\n${log}`)), 60000);
+    child.stderr.on("data", (chunk) => {
+      log += chunk;
+      const m = /msg=listening .*port=(\d+)/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]), log: () => log });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`rapportd exited (${code}):\n${log}`)));
+  });
+}
+
+const server = await startServer();
+const base = `http://127.0.0.1:${server.port}`;
+async function call(method, path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, type: res.headers.get("content-type"), json: JSON.parse(text) };
+}
+
+try {
+  // ---------------------------------------------------------------- 1, 2
+  const fetched = await call("GET", "/v1/openapi.json");
+  check("GET /v1/openapi.json is 200 JSON", fetched.status === 200 && /json/.test(fetched.type));
+  const doc = fetched.json;
+  check("it is the document itself (no envelope)", doc.openapi === "3.1.0" && !("data" in doc));
+  try {
+    await SwaggerParser.validate(structuredClone(doc));
+    check("swagger-parser validates the document (OpenAPI 3.1)", true);
+  } catch (e) {
+    check("swagger-parser validates the document (OpenAPI 3.1)", false, e.message);
+  }
+  const again = await call("GET", "/v1/openapi.json");
+  check("the document is the same on every request",
+        JSON.stringify(again.json) === JSON.stringify(doc));
+
+  // ---------------------------------------------------------------- 3
+  const routes = execFileSync(rapportd, ["--config", config, "routes"], { cwd: workDir })
+    .toString()
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" "));
+  check("rapportd routes lists the routes", routes.length > 60, `${routes.length} lines`);
+  const missing = routes.filter(([m, p]) => !doc.paths?.[p]?.[m.toLowerCase()]);
+  check("every registered route is an operation", missing.length === 0,
+        missing.map((r) => r.join(" ")).join(", "));
+  const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
+    Object.entries(item).map(([m, op]) => ({ path: p, method: m, op })));
+  check("the document has no operation the router lacks", operations.length === routes.length,
+        `${operations.length} operations, ${routes.length} routes`);
+  const ids = new Set(operations.map((o) => o.op.operationId));
+  check("operationIds are unique", ids.size === operations.length);
+  const modules = new Set(routes.map((r) => r[2]));
+  for (const module of modules) {
+    check(`module ${module} has its operations, tagged with its name`,
+          operations.some((o) => o.op["x-rapport-module"] === module));
+  }
+  const login = doc.paths["/v1/auth/login"]?.post;
+  check("a public route (POST /v1/auth/login) needs no token",
+        Array.isArray(login?.security) && login.security.length === 0);
+  const contacts = doc.paths["/v1/crm/contacts"]?.get;
+  check("an authenticated route (GET /v1/crm/contacts) uses the bearer scheme",
+        contacts && contacts.security === undefined &&
+        doc.security?.[0]?.bearerAuth !== undefined && "401" in contacts.responses);
+  check("an {id} route answers 404 in the document",
+        "404" in (doc.paths["/v1/crm/contacts/{id}"]?.get?.responses ?? {}));
+  const undescribed = operations.filter((o) => o.op.summary === `${o.method.toUpperCase()} ${o.path}`);
+  check("every operation is described (has a summary of its own)", undescribed.length === 0,
+        undescribed.map((o) => `${o.method.toUpperCase()} ${o.path}`).join(", "));
+
+  // ---------------------------------------------------------------- 4
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: "doc", components: doc.components }, "doc");
+  // The answer's schema: the operation's response for its status, $refs to
+  // components resolved by ajv against the document.
+  function answerSchema(method, path, status) {
+    let response = doc.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)];
+    if (response?.$ref) response = doc.components.responses[response.$ref.split("/").pop()];
+    const schema = response?.content?.["application/json"]?.schema;
+    return schema && JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"doc#/components'));
+  }
+  async function expectAnswer(name, method, template, path, status, body, token) {
+    const answer = await call(method, path, body, token);
+    const schema = answerSchema(method, template, answer.status);
+    if (answer.status !== status || !schema) {
+      check(name, false, `status ${answer.status} (wanted ${status}), schema ${!!schema}: ` +
+                         JSON.stringify(answer.json));
+      return answer.json;
+    }
+    const validate = ajv.compile(schema);
+    check(name, validate(answer.json), JSON.stringify(validate.errors));
+    return answer.json;
+  }
+  const email = `openapi-${Date.now()}@example.com`;
+  const registered = await expectAnswer(
+    "register (201) matches its schema", "POST", "/v1/auth/register", "/v1/auth/register", 201,
+    { name: "Ada", email, password: "correct horse battery", password_confirmation:
+      "correct horse battery", company_name: "OpenAPI Ltd" });
+  const token = registered?.data?.token;
+  await expectAnswer("GET /v1/versions matches", "GET", "/v1/versions", "/v1/versions", 200);
+  await expectAnswer("GET /healthz matches", "GET", "/healthz", "/healthz", 200);
+  const created = await expectAnswer(
+    "create a contact (201) matches", "POST", "/v1/crm/contacts", "/v1/crm/contacts", 201,
+    { name: "Grace Hopper", email: `grace-${Date.now()}@example.com`,
+      tags: ["navy", "cobol"] }, token);
+  const id = created?.data?.id ?? "cont_missing";
+  await expectAnswer("get the contact matches", "GET", "/v1/crm/contacts/{id}",
+                     `/v1/crm/contacts/${id}`, 200, undefined, token);
+  await expectAnswer("list contacts (paged) matches", "GET", "/v1/crm/contacts",
+                     "/v1/crm/contacts?per_page=5", 200, undefined, token);
+  await expectAnswer("a 401 matches the Unauthorized answer", "GET", "/v1/crm/contacts",
+                     "/v1/crm/contacts", 401);
+  await expectAnswer("a 404 matches the NotFound answer", "GET", "/v1/crm/contacts/{id}",
+                     "/v1/crm/contacts/cont_nothere", 404, undefined, token);
+  await expectAnswer("a 422 matches the ValidationFailed answer", "POST", "/v1/crm/contacts",
+                     "/v1/crm/contacts", 422, { email: "not an address" }, token);
+  await expectAnswer("delete the contact matches", "DELETE", "/v1/crm/contacts/{id}",
+                     `/v1/crm/contacts/${id}`, 200, undefined, token);
+  check("rapportd logged no answer that disagrees with its description",
+        !server.log().includes("does not match its route's description"));
+} finally {
+  server.child.kill("SIGTERM");
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
