@@ -47,6 +47,24 @@ install(FILES ${RAPPORT_PACKAGE_SOURCE_DIR}/rapport.properties DESTINATION /etc/
 install(FILES ${RAPPORT_PACKAGE_SOURCE_DIR}/rapport.service DESTINATION /lib/systemd/system
         COMPONENT server EXCLUDE_FROM_ALL)
 
+# Debian's doc files of both packages: the copyright file and the changelog,
+# compressed as Debian policy wants (changelog.gz; gzip made at configure
+# time by CMake itself).
+set(RAPPORT_PACKAGE_CHANGELOG ${CMAKE_BINARY_DIR}/packaging/changelog.gz)
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/packaging)
+file(ARCHIVE_CREATE OUTPUT ${RAPPORT_PACKAGE_CHANGELOG} PATHS ${RAPPORT_PACKAGE_SOURCE_DIR}/changelog
+     FORMAT raw COMPRESSION GZip)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${RAPPORT_PACKAGE_SOURCE_DIR}/changelog)
+foreach(component IN ITEMS server sdk)
+  set(doc_dir share/doc/rapport)
+  if(component STREQUAL "sdk")
+    set(doc_dir share/doc/rapport-sdk)
+  endif()
+  install(FILES ${RAPPORT_PACKAGE_SOURCE_DIR}/copyright ${RAPPORT_PACKAGE_CHANGELOG}
+          DESTINATION ${doc_dir} COMPONENT ${component} EXCLUDE_FROM_ALL)
+endforeach()
+
 # --- CPack -------------------------------------------------------------------
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME rapport)

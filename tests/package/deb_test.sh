@@ -77,6 +77,15 @@ check "rapport has the unit /lib/systemd/system/rapport.service" \
   lists "$work/server.files" ./lib/systemd/system/rapport.service
 check "rapport has /etc/rapport/rapport.properties" \
   lists "$work/server.files" ./etc/rapport/rapport.properties
+for pair in rapport:server rapport-sdk:sdk; do
+  for doc in copyright changelog.gz; do
+    check "${pair%%:*} has /usr/share/doc/${pair%%:*}/$doc" \
+      lists "$work/${pair#*:}.files" "./usr/share/doc/${pair%%:*}/$doc"
+  done
+done
+check "the changelog names this version" \
+  bash -c "dpkg-deb --fsys-tarfile '$server_deb' | tar -xO ./usr/share/doc/rapport/changelog.gz |
+           gzip -dc | head -1 | grep -q '^rapport ($version) '"
 check "rapport has no header and no CMake file" \
   bash -c "! grep -E '^\./usr/include/|\.cmake\$' '$work/server.files'"
 dpkg-deb -e "$server_deb" "$work/control"
