@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "accounts/AccountsApiDoc.h"
 #include "accounts/CompanyStore.h"
 #include "accounts/reset/ResetRoutes.h"
 #include "accounts/social/SocialRoutes.h"
@@ -67,6 +68,7 @@ void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
   twoFactor_ = std::make_unique<twofactor::TwoFactor>(
       *context_, host.secrets(), twofactor::TwoFactorOptions::fromConfig(host.config()));
   twoFactor_->registerOn(registry);
+  describeAccountsRoutes(registry);
   secondFactor_ = twoFactor_->gate();
   registerRecordType(registry);
   registerPurgeJob(registry);

@@ -111,4 +111,19 @@ Json deleted(const std::string& idPrefix) {
   return object({{"id", id(idPrefix)}}, {"id"});
 }
 
+Json pageQuery(const std::vector<std::string>& sortFields, const std::string& defaultSort,
+               Properties filters) {
+  std::vector<std::string> orders;
+  for (const std::string& field : sortFields) {
+    orders.push_back(field);
+    orders.push_back("-" + field);
+  }
+  Properties properties = {
+      {"page", integer("1 or more; default 1.").set("minimum", 1)},
+      {"per_page", integerBetween(1, 100, "Default 20.")},
+      {"sort", enumOf(orders, "A field, or -field for descending; default " + defaultSort + ".")}};
+  for (auto& filter : filters) properties.push_back(std::move(filter));
+  return object(std::move(properties));
+}
+
 }  // namespace rapport::schema

@@ -69,27 +69,21 @@ Json bodySchema(const ResourceSpec& spec, bool creating) {
 }
 
 Json listQuery(const ResourceSpec& spec, const std::map<std::string, std::string>& sorts) {
-  std::vector<std::string> orders;
-  for (const auto& [name, column] : sorts) {
-    orders.push_back(name);
-    orders.push_back("-" + name);
-  }
-  schema::Properties properties = {
-      {"page", schema::integer("1 or more; default 1.").set("minimum", 1)},
-      {"per_page", schema::integerBetween(1, 100, "Default 20.")},
-      {"sort", schema::enumOf(orders, "A field, or -field for descending; default -created_at.")}};
+  std::vector<std::string> sortFields;
+  for (const auto& [name, column] : sorts) sortFields.push_back(name);
+  schema::Properties filters;
   const bool searchable = std::any_of(spec.fields.begin(), spec.fields.end(),
                                       [](const ResourceField& f) { return f.searchable; });
   if (searchable) {
-    properties.emplace_back("search", schema::string("A substring of the searchable fields."));
+    filters.emplace_back("search", schema::string("A substring of the searchable fields."));
   }
   for (const auto& field : spec.fields) {
     if (field.filterable) {
-      properties.emplace_back(
+      filters.emplace_back(
           field.name, schema::string("Keeps records whose " + field.name + " equals the value."));
     }
   }
-  return schema::object(std::move(properties));
+  return schema::pageQuery(sortFields, "-created_at", std::move(filters));
 }
 
 std::string lowered(std::string text) {

@@ -5,6 +5,7 @@
 // it reacts to the deletion of the records it relates to.
 #include <memory>
 
+#include "ActivitiesApiDoc.h"
 #include "ActivitiesJson.h"
 #include "ActivitiesRoutes.h"
 #include "ActivitiesStore.h"
@@ -89,6 +90,8 @@ class ActivitiesModule final : public rapport::Module {
       });
       unlinkOnDeletion(registry, "deal");
     }
+    describeActivitiesRoutes(registry, {.contacts = host.moduleEnabled("contacts"),
+                                        .deals = host.moduleEnabled("deals")});
   }
 
  private:

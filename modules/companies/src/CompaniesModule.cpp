@@ -4,6 +4,7 @@
 // and the routes it serves.
 #include <memory>
 
+#include "CompaniesApiDoc.h"
 #include "CompaniesJson.h"
 #include "CompaniesRoutes.h"
 #include "CompaniesStore.h"
@@ -58,6 +59,7 @@ class CompaniesModule final : public rapport::Module {
                    [this](const Request& r) { return routes_->update(r); });
     registry.route("DELETE", "/crm/companies/{id}",
                    [this](const Request& r) { return routes_->remove(r); });
+    describeCompaniesRoutes(registry);
   }
 
  private:

@@ -3,6 +3,7 @@
 // the events it emits, the record type it owns and the routes it serves.
 #include <memory>
 
+#include "ContactsApiDoc.h"
 #include "ContactsJson.h"
 #include "ContactsRoutes.h"
 #include "ContactsStore.h"
@@ -66,6 +67,7 @@ class ContactsModule final : public rapport::Module {
         store::unlinkCompany(tx, id, rapport::nowMicros());
       });
     }
+    describeContactsRoutes(registry, companiesEnabled);
   }
 
  private:

@@ -4,6 +4,7 @@
 // does about other modules' records and the routes it serves.
 #include <memory>
 
+#include "DealsApiDoc.h"
 #include "DealsJson.h"
 #include "DealsRoutes.h"
 #include "DealsStore.h"
@@ -99,6 +100,7 @@ class DealsModule final : public rapport::Module {
         store::unlinkCompany(tx, id, rapport::nowMicros());
       });
     }
+    describeDealsRoutes(registry, links);
   }
 
  private:

@@ -4,6 +4,7 @@
 // serves. It emits no events (the API defines none for pipelines).
 #include <memory>
 
+#include "PipelinesApiDoc.h"
 #include "PipelinesJson.h"
 #include "PipelinesRoutes.h"
 #include "PipelinesStore.h"
@@ -90,6 +91,7 @@ class PipelinesModule final : public rapport::Module {
     registry.route(
         "DELETE", "/crm/pipelines/{id}/stages/{stage_id}",
         [this](const Request& r) { return routes_->removeStage(r); }, managers);
+    describePipelinesRoutes(registry);
   }
 
  private:

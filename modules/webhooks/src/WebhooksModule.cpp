@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "FanOut.h"
+#include "WebhooksApiDoc.h"
 #include "WebhooksRoutes.h"
 #include "delivery/Attempt.h"
 #include "delivery/DeliveryWorker.h"
@@ -104,6 +105,7 @@ class WebhooksModule final : public Module {
     route("GET", "/webhooks/{id}/deliveries/{delivery_id}", &WebhooksRoutes::delivery, managers);
     route("POST", "/webhooks/{id}/deliveries/{delivery_id}/retry", &WebhooksRoutes::retry,
           managers);
+    describeWebhooksRoutes(registry);
   }
 
   // Reads the delivery settings and builds the sender and the guard; a bad

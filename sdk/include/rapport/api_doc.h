@@ -107,6 +107,11 @@ RAPPORT_SDK_API Json nullable(Json schema);
 RAPPORT_SDK_API Json ref(const std::string& name);
 // {"id": <idSchema>}: the data of a DELETE.
 RAPPORT_SDK_API Json deleted(const std::string& idPrefix);
+// The query of a paged list (pagination.h): `page`, `per_page`, `sort` (each
+// of `sortFields`, or "-field" for descending; `defaultSort` is written as
+// the default), then the route's own `filters`, in order.
+RAPPORT_SDK_API Json pageQuery(const std::vector<std::string>& sortFields,
+                               const std::string& defaultSort, Properties filters = {});
 
 }  // namespace schema
 }  // namespace rapport

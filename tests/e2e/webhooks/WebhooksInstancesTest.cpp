@@ -58,19 +58,10 @@ class WebhooksInstancesTest : public CppUnit::TestFixture {
 
     // ... and the receiver saw each one exactly once, one per contact.
     const auto requests = receiver.requests("/pair");
-    std::map<std::string, int> perDelivery;
-    std::set<std::string> delivered;
-    for (const auto& request : requests) {
-      ++perDelivery[request.header("X-Service-Delivery")];
-      delivered.insert(Json::parse(request.body)["data"]["id"].asString());
-    }
-    std::string twice;
-    for (const auto& [id, n] : perDelivery) {
-      if (n != 1) twice += " " + id + " x" + std::to_string(n);
-    }
-    CPPUNIT_ASSERT_MESSAGE("sent more than once:" + twice, twice.empty());
+    const DeliveryTally tally = tallyDeliveries(requests);
+    CPPUNIT_ASSERT_MESSAGE("sent more than once:" + tally.repeated(), tally.repeated().empty());
     CPPUNIT_ASSERT_EQUAL(std::size_t(kEvents), requests.size());
-    CPPUNIT_ASSERT(delivered == contacts);
+    CPPUNIT_ASSERT(tally.recordIds == contacts);
     // Both shut down cleanly with their workers.
     CPPUNIT_ASSERT_EQUAL(0, first.stop());
     CPPUNIT_ASSERT_EQUAL(0, second.stop());

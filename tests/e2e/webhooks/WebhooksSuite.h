@@ -17,13 +17,15 @@
 
 #include "e2e/companies/CrmApi.h"
 #include "support/TestCa.h"
+#include "support/webhooks/DeliveryTally.h"
 #include "support/webhooks/Receiver.h"
 #include "support/webhooks/Signature.h"
 
 namespace rapport::e2e::webhooks {
 
 using namespace rapport::e2e::crm;
-// Receiver, Answer, ReceivedRequest, parseSignature, signedWith (tests/support/webhooks).
+// Receiver, Answer, ReceivedRequest, parseSignature, signedWith, tallyDeliveries
+// (tests/support/webhooks).
 using namespace rapport::test::webhooks;
 using namespace std::chrono_literals;
 using rapport::test::opensslHmacSha256;
