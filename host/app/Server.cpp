@@ -7,6 +7,7 @@
 #include "app/ModuleConfiguration.h"
 #include "app/ModuleRegistry.h"
 #include "events/EventRetention.h"
+#include "events/EventsRoute.h"
 #include "host_migrations.gen.h"
 #include "loader/SdkLibraryCheck.h"
 #include "log/Log.h"
@@ -109,6 +110,9 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
 
   migrations_.push_back(MigrationSet{"host", rapport_generated::host::migrations()});
   secrets_ = AesGcmSecretBox::fromConfig(settings);
+  idempotency_ =
+      std::make_unique<IdempotencyKeys>(*db_, *secrets_, IdempotencyKeys::optionsFrom(settings));
+  jobs_.add(idempotency_->purgeJob());
   jobs_.add(
       eventRetentionJob(*db_, static_cast<int>(settings.getInt("events.retention_days", 30))));
   auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
@@ -119,14 +123,20 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
         parseDatabaseUrl(settings.getString("database.url", "")).connectionString, *tokens_);
   }
   mail_ = mail::MailService::fromConfig(settings);
+  ownerNotices_ = std::make_unique<mail::OwnerNotices>(*db_, *mail_);
   // Failed logins are kept in a sliding-window log (what the fixed-window
   // request limit cannot express), in memory or shared through redis.
   accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_,
                                                          *mail_, *rateLimits_.attempts);
   setUpModule(*accounts_, "accounts");
+  // GET /v1/events: a host route, described under the tag "events".
+  ModuleRegistry eventsRegistry("events", HostParts{router_, events_, records_, jobs_, *schemas_});
+  registerEventsRoute(eventsRegistry, *db_, events_, eventLog_);
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
+  conditions_ =
+      std::make_unique<ConditionalRoutes>(router_, records_.paths(), "/v1", records_, *db_);
   // Last, so that the document it serves lists every route above.
-  registerOpenApiRoute(router_, *schemas_);
+  registerOpenApiRoute(router_, *schemas_, conditions_.get());
 }
 
 Server::~Server() {
@@ -134,8 +144,8 @@ Server::~Server() {
 }
 
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
-  auto services =
-      std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_, *secrets_);
+  auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_,
+                                                 *secrets_, *ownerNotices_, eventLog_);
   ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_, *schemas_});
   try {
     module.setup(*services, registry);
@@ -196,8 +206,11 @@ void Server::startServing(bool listen) {
       }
     }
     // One Pipeline, for the listener and for the in-process harness alike.
+    PipelineOptions requests = pipelineOptions(settings_, *schemas_);
+    requests.conditions = conditions_.get();
+    requests.idempotency = idempotency_.get();
     pipeline_ = std::make_unique<Pipeline>(router_, *tokens_, *rateLimits_.requests, *versions_,
-                                           pipelineOptions(settings_, *schemas_));
+                                           std::move(requests));
     if (listen) {
       HttpOptions options = httpOptions(settings_);
       options.trustedProxies = trustedProxies_;

@@ -21,12 +21,15 @@
 #include "accounts/revocation/RevocationListener.h"
 #include "app/HostServices.h"
 #include "app/Settings.h"
+#include "conditional/ConditionalRoutes.h"
 #include "events/EventBus.h"
+#include "events/EventLogReader.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
 #include "http/TrustedProxies.h"
 #include "http/UtilityRoutes.h"
 #include "http/VersionPolicy.h"
+#include "idempotency/IdempotencyKeys.h"
 #include "jobs/JobRunner.h"
 #include "loader/ModuleLoader.h"
 #include "mail/MailService.h"
@@ -71,6 +74,7 @@ class Server {
   // Every route and the API document's schemas: complete once constructed.
   const Router& router() const { return router_; }
   const ApiSchemas& schemas() const { return *schemas_; }
+  const ConditionalRoutes* conditions() const { return conditions_.get(); }
 
  private:
   void setUpModule(rapport::Module& module, const std::string& name);
@@ -91,6 +95,7 @@ class Server {
   // Made after the SDK library check: its schemas come from that library.
   std::unique_ptr<ApiSchemas> schemas_;
   EventBus events_;
+  EventLogReader eventLog_;  // Host::eventLog and GET /v1/events
   Directory records_;
   JobRunner jobs_;
   std::unique_ptr<AesGcmSecretBox> secrets_;
@@ -102,6 +107,8 @@ class Server {
   std::unique_ptr<VersionPolicy> versions_;
   // Before accounts_, which holds a reference to it.
   std::unique_ptr<mail::MailService> mail_;
+  // Host::notifyOwners for every module (after mail_, which it sends through).
+  std::unique_ptr<mail::OwnerNotices> ownerNotices_;
   std::unique_ptr<accounts::PasswordHasher> hasher_;
   std::unique_ptr<accounts::TokenService> tokens_;
   // PostgreSQL only: revocation notices from every instance (after tokens_,
@@ -110,6 +117,11 @@ class Server {
   std::unique_ptr<accounts::AccountsModule> accounts_;
   std::vector<std::unique_ptr<HostServices>> services_;
   std::vector<MigrationSet> migrations_;
+  // Idempotency-Key (uses db_ and secrets_) and conditional requests on
+  // records (built once every module registered its routes); the pipeline
+  // holds both.
+  std::unique_ptr<IdempotencyKeys> idempotency_;
+  std::unique_ptr<ConditionalRoutes> conditions_;
   std::unique_ptr<HttpServer> http_;
   std::unique_ptr<Pipeline> pipeline_;  // serves http_ and handle()
   // metrics.listen: reads http_ and db_, so it goes before them.

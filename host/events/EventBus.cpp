@@ -1,5 +1,6 @@
 #include "events/EventBus.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "log/RequestScope.h"
@@ -85,10 +86,32 @@ Event EventBus::record(Tx& tx, const std::string& type, const Json& data) const 
 }
 
 std::int64_t EventBus::purgeOlderThan(Database& db, std::int64_t cutoffMicros, int batch) {
-  return db.exec(
-      "DELETE FROM events WHERE id IN "
-      "(SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?)",
-      {cutoffMicros, batch});
+  std::int64_t removed = 0;
+  db.transaction("", [&](Tx& tx) {
+    const Result gone = tx.query(
+        "DELETE FROM events WHERE id IN "
+        "(SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?) "
+        "RETURNING company_id, sequence",
+        {cutoffMicros, batch});
+    // The log's horizon (migration 0009), with the removal or not at all.
+    // Companies in name order, so two instances purging at once lock their
+    // counter rows in the same order.
+    std::map<std::string, std::int64_t> through;
+    for (const Row& row : gone) {
+      std::int64_t& highest = through[row.str("company_id")];
+      highest = std::max(highest, row.i64("sequence"));
+    }
+    for (const auto& [companyId, sequence] : through) {
+      tx.exec(
+          "UPDATE event_sequences SET "
+          "purged_through = CASE WHEN purged_through < ? THEN ? ELSE purged_through END, "
+          "purged_before = CASE WHEN purged_before < ? THEN ? ELSE purged_before END "
+          "WHERE company_id = ?",
+          {sequence, sequence, cutoffMicros, cutoffMicros, companyId});
+    }
+    removed = static_cast<std::int64_t>(gone.size());
+  });
+  return removed;
 }
 
 void EventBus::clear() {

@@ -37,6 +37,9 @@ class EventBus final : public rapport::EventCatalogue {
 
   // Removes up to `batch` events created before `cutoffMicros`; returns how
   // many went (the retention job calls it until it returns less than batch).
+  // In the same transaction, raises each company's horizon in
+  // event_sequences (purged_through, purged_before: EventLogReader's
+  // `truncated`).
   static std::int64_t purgeOlderThan(Database& db, std::int64_t cutoffMicros, int batch);
 
   // Drops listeners (before module libraries are released).

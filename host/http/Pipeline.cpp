@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "conditional/ConditionalRoutes.h"
 #include "http/BearerToken.h"
 #include "http/Envelope.h"
 #include "http/RequestBuilder.h"
 #include "http/RequestId.h"
+#include "idempotency/IdempotencyKeys.h"
 #include "log/Log.h"
 #include "log/RequestScope.h"
 #include "metrics/Metrics.h"
@@ -117,6 +119,27 @@ RawResponse fromResponse(const rapport::Response& response, RouteBody body) {
   out.body = body == RouteBody::DataOnly ? (response.data ? response.data->dump() : "{}")
                                          : renderResponse(response);
   return out;
+}
+
+// A 304: the validator headers of the 200 it stands for, no body.
+RawResponse notModified(const rapport::Response& response) {
+  RawResponse out;
+  out.status = 304;
+  for (const auto& [name, value] : response.headers) {
+    if (name == "ETag") out.headers.emplace_back(name, value);
+  }
+  return out;
+}
+
+// The Idempotency-Key of a request that honours one: a POST with a token
+// (keys belong to a company and a user; public routes have neither).
+std::optional<std::string> idempotencyKey(const rapport::Request& request, const Route& route,
+                                          const PipelineOptions& options) {
+  if (options.idempotency == nullptr || request.method != "POST" ||
+      route.options.access == rapport::Access::Public || !request.identity.authenticated) {
+    return std::nullopt;
+  }
+  return request.header("Idempotency-Key");
 }
 
 RawResponse internalError() {
@@ -254,12 +277,28 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   authorize(route, ctx.identity);
   const rapport::Request request = buildRequest(raw, std::move(match), ctx.requestId, ctx.identity);
   RequestScope scope(ctx.requestId);  // names the request in the event log
+  std::unique_ptr<IdempotencyKeys::Claim> claim;
+  if (const auto key = idempotencyKey(request, route, options_)) {
+    IdempotencyKeys::Begun begun = options_.idempotency->begin(request, *key, ctx.nowMicros);
+    if (begun.replay) return std::move(*begun.replay);
+    claim = std::move(begun.claim);
+  }
+  RawResponse response = runHandler(route, request);
+  if (claim) claim->complete(response);
+  return response;
+}
+
+// The handler, between the record's conditions (conditional/).
+RawResponse Pipeline::runHandler(const Route& route, const rapport::Request& request) const {
+  const ConditionalRoutes* conditions = options_.conditions;
+  const auto armed = conditions ? conditions->before(route, request) : nullptr;
   rapport::Response response = route.handler(request);
   if (options_.checkResponse) {
     if (std::string problem = options_.checkResponse(route, response); !problem.empty()) {
       throw std::logic_error("the answer does not match its route's description: " + problem);
     }
   }
+  if (conditions && conditions->after(route, request, response)) return notModified(response);
   return fromResponse(response, route.body);
 }
 
@@ -295,7 +334,7 @@ void Pipeline::limitRate(const RawRequest& raw, Context& ctx, const Route* route
 
 void Pipeline::finish(RawResponse& response, const Context& ctx) const {
   for (const auto& [name, value] : ctx.version.headers) response.setHeader(name, value);
-  response.setHeader("Content-Type", "application/json; charset=utf-8");
+  if (response.status != 304) response.setHeader("Content-Type", "application/json; charset=utf-8");
   response.setHeader("X-Request-Id", ctx.requestId);
   response.setHeader("X-RateLimit-Limit", std::to_string(ctx.rate.limit));
   response.setHeader("X-RateLimit-Remaining", std::to_string(ctx.rate.remaining));

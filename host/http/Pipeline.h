@@ -7,7 +7,12 @@
 //   -> what the transport refused to read (400 malformed or without one
 //      Host, 408, 411, 413, 414, 431, 505) -> version policy (410, deprecation headers)
 //   -> router (404, 405 + Allow) -> access (401, 403)
-//   -> body and query parsing (400) -> module handler -> envelope
+//   -> body and query parsing (400)
+//   -> Idempotency-Key of an authenticated POST (idempotency/: a kept
+//      answer is replayed here; 409, 422)
+//   -> If-Match of a record's write (conditional/: 412, and the check
+//      armed for the handler's first transaction)
+//   -> module handler -> ETag of a record's GET (304) -> envelope
 //
 // Every response, whatever went wrong, carries Content-Type, X-Request-Id,
 // X-RateLimit-Limit/Remaining/Reset and the deprecation headers of its
@@ -35,6 +40,9 @@
 
 namespace rapport::host {
 
+class ConditionalRoutes;
+class IdempotencyKeys;
+
 struct PipelineOptions {
   std::int64_t rateLimitRequests = 60;  // per window, per token or client key
   std::int64_t rateLimitWindow = 60;    // seconds
@@ -42,6 +50,10 @@ struct PipelineOptions {
   // non-empty result (what disagrees with the route's description) turns
   // the answer into a 500 logged with it (openapi/ResponseCheck.h).
   std::function<std::string(const Route&, const rapport::Response&)> checkResponse;
+  // Conditional requests on records; null: no ETags, If-* ignored.
+  const ConditionalRoutes* conditions = nullptr;
+  // Idempotency-Key on authenticated POSTs; null: the header is ignored.
+  const IdempotencyKeys* idempotency = nullptr;
 };
 
 class Pipeline {
@@ -61,6 +73,7 @@ class Pipeline {
 
   RawResponse respond(const RawRequest& raw, Context& ctx) const;
   RawResponse route(const RawRequest& raw, Context& ctx) const;
+  RawResponse runHandler(const Route& route, const rapport::Request& request) const;
   std::optional<rapport::Identity> authenticate(const rapport::Headers& headers) const;
   // `route`: the matched route, or null (404, 405).
   void limitRate(const RawRequest& raw, Context& ctx, const Route* route) const;

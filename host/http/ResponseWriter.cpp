@@ -49,9 +49,8 @@ std::string serializeResponse(const RawResponse& response, bool keepAlive, bool 
   for (const auto& [name, value] : response.headers) {
     if (!transportHeader(name) && writable(name, value)) appendField(out, name, value);
   }
-  if (response.status != 204) {
-    appendField(out, "Content-Length", std::to_string(bodyless ? 0 : response.body.size()));
-  }
+  // A 304's Content-Length would have to be the 200's (RFC 9110 §8.6): none.
+  if (!bodyless) appendField(out, "Content-Length", std::to_string(response.body.size()));
   // Explicit either way: an HTTP/1.0 client keeps the connection only when told.
   appendField(out, "Connection", keepAlive ? "keep-alive" : "close");
   out.append("\r\n");

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "conditional/ConditionalRoutes.h"
 #include "rapport/api_doc.h"
 #include "rapport/error.h"
 
@@ -69,7 +70,13 @@ Json headerComponents() {
        {"X-RateLimit-Limit", header("Requests allowed per window.", schema::integer())},
        {"X-RateLimit-Remaining", header("Requests left in this window.", schema::integer())},
        {"X-RateLimit-Reset", header("Unix time when the window ends.", schema::integer())},
-       {"Retry-After", header("Whole seconds to wait, at least 1.", schema::integer())}});
+       {"Retry-After", header("Whole seconds to wait, at least 1.", schema::integer())},
+       {"ETag", header("The record's strong entity tag, for If-Match and If-None-Match.",
+                       schema::string())},
+       {"Idempotent-Replayed",
+        header("\"true\" when this is the kept answer of an earlier request with the same "
+               "Idempotency-Key.",
+               schema::enumOf({"true"}))}});
 }
 
 Json responseComponents() {
@@ -120,8 +127,42 @@ std::string operationId(const Route& route) {
   return id;
 }
 
-Json parameters(const Route& route) {
+Json headerParameter(const char* name, const char* description, Json value) {
+  return Json::object({{"name", name},
+                       {"in", "header"},
+                       {"description", description},
+                       {"schema", std::move(value)}});
+}
+
+bool honoursIdempotencyKey(const Route& route) {
+  return route.method == "POST" && route.options.access == rapport::Access::Authenticated;
+}
+
+// The headers the host honours on this route (docs/api-choices.md).
+void addHostHeaders(Json& out, const Route& route, ConditionalRoutes::Kind kind) {
+  if (honoursIdempotencyKey(route)) {
+    out.push(headerParameter("Idempotency-Key",
+                             "Makes a retry safe: a repeat with the same key and body replays "
+                             "the first 2xx answer (Idempotent-Replayed: true); 1 to 255 "
+                             "visible ASCII characters, kept 24 hours.",
+                             schema::text(255)));
+  }
+  if (kind == ConditionalRoutes::Kind::Read) {
+    out.push(headerParameter("If-None-Match",
+                             "The record's ETag from an earlier read: 304 while it is current.",
+                             schema::string()));
+  }
+  if (kind == ConditionalRoutes::Kind::Write) {
+    out.push(headerParameter("If-Match",
+                             "The record's ETag from an earlier read: 412, nothing written, "
+                             "when the record changed since.",
+                             schema::string()));
+  }
+}
+
+Json parameters(const Route& route, ConditionalRoutes::Kind kind) {
   Json out = Json::array();
+  addHostHeaders(out, route, kind);
   for (const auto& name : route.paramNames) {
     if (name.empty()) continue;
     out.push(Json::object(
@@ -149,9 +190,13 @@ Json parameters(const Route& route) {
 
 // The success answer: the envelope around the described data, or, for a
 // route that writes its data alone, that data.
-Json successAnswer(const Route& route) {
+Json successAnswer(const Route& route, ConditionalRoutes::Kind kind) {
   const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
   Json headers = commonHeaders();
+  if (kind == ConditionalRoutes::Kind::Read) headers.set("ETag", headerRef("ETag"));
+  if (honoursIdempotencyKey(route)) {
+    headers.set("Idempotent-Replayed", headerRef("Idempotent-Replayed"));
+  }
   if (route.body == RouteBody::DataOnly) {
     Json body = doc && !doc->data.isNull() ? doc->data : schema::anyObject();
     return Json::object({{"description", "The document itself (no envelope)."},
@@ -186,7 +231,9 @@ Json errorAnswerFor(int status) {
                        {"content", jsonContent(schema::ref("Error"))}});
 }
 
-Json operation(const Route& route) {
+Json operation(const Route& route, const ConditionalRoutes* conditions) {
+  const ConditionalRoutes::Kind kind =
+      conditions ? conditions->kindOf(route) : ConditionalRoutes::Kind::None;
   const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
   Json op = Json::object();
   op.set("operationId", operationId(route));
@@ -203,16 +250,23 @@ Json operation(const Route& route) {
   op.set("tags", Json(Json::Array{Json(doc && !doc->tag.empty() ? doc->tag : route.owner)}));
   op.set("x-rapport-module", route.owner);
   if (route.options.access == rapport::Access::Public) op.set("security", Json::array());
-  Json params = parameters(route);
+  Json params = parameters(route, kind);
   if (params.size() > 0) op.set("parameters", std::move(params));
   if (doc && !doc->body.isNull()) {
     op.set("requestBody", Json::object({{"content", jsonContent(doc->body)}}));
   }
   Json responses = Json::object();
-  responses.set(std::to_string(doc ? doc->status : 200), successAnswer(route));
-  for (int status : routeErrorStatuses(route)) {
-    responses.set(std::to_string(status), errorAnswerFor(status));
+  responses.set(std::to_string(doc ? doc->status : 200), successAnswer(route, kind));
+  if (kind == ConditionalRoutes::Kind::Read) {
+    responses.set("304", Json::object({{"description", "Not modified: If-None-Match is current."},
+                                       {"headers", Json::object({{"ETag", headerRef("ETag")}})}}));
   }
+  std::vector<int> errors = routeErrorStatuses(route);
+  if (honoursIdempotencyKey(route)) errors.insert(errors.end(), {400, 409, 422});
+  if (kind != ConditionalRoutes::Kind::None) errors.insert(errors.end(), {400, 412});
+  std::sort(errors.begin(), errors.end());
+  errors.erase(std::unique(errors.begin(), errors.end()), errors.end());
+  for (int status : errors) responses.set(std::to_string(status), errorAnswerFor(status));
   op.set("responses", std::move(responses));
   return op;
 }
@@ -237,11 +291,12 @@ std::vector<int> routeErrorStatuses(const Route& route) {
   return {statuses.begin(), statuses.end()};
 }
 
-rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas) {
+rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
+                              const ConditionalRoutes* conditions) {
   Json paths = Json::object();
   for (const Route* route : router.routes()) {
     if (!paths.contains(route->pattern)) paths.set(route->pattern, Json::object());
-    paths.find(route->pattern)->set(lowerMethod(route->method), operation(*route));
+    paths.find(route->pattern)->set(lowerMethod(route->method), operation(*route, conditions));
   }
   Json components = Json::object(
       {{"schemas", schemas.all()},

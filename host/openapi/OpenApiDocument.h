@@ -14,11 +14,16 @@
 
 namespace rapport::host {
 
+class ConditionalRoutes;
+
 // The statuses a route can answer besides its success, in order: those the
 // host's request path derives from the route, then the route's own.
 std::vector<int> routeErrorStatuses(const Route& route);
 
 // The whole document. Deterministic: the same routes give the same bytes.
-rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas);
+// `conditions` (may be null) adds the records' ETag, If-Match and
+// If-None-Match; every authenticated POST gets the Idempotency-Key header.
+rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
+                              const ConditionalRoutes* conditions = nullptr);
 
 }  // namespace rapport::host

@@ -18,14 +18,16 @@ struct DocumentCache {
 
 }  // namespace
 
-void registerOpenApiRoute(Router& router, const ApiSchemas& schemas) {
+void registerOpenApiRoute(Router& router, const ApiSchemas& schemas,
+                          const ConditionalRoutes* conditions) {
   auto cache = std::make_shared<DocumentCache>();
   rapport::RouteOptions options;
   options.access = rapport::Access::Public;
   router.add(
       "GET", "/v1/openapi.json",
-      [cache, &router, &schemas](const rapport::Request&) {
-        std::call_once(cache->built, [&] { cache->document = openApiDocument(router, schemas); });
+      [cache, &router, &schemas, conditions](const rapport::Request&) {
+        std::call_once(cache->built,
+                       [&] { cache->document = openApiDocument(router, schemas, conditions); });
         return rapport::Response::ok(cache->document);
       },
       options, "host", RouteBody::DataOnly);

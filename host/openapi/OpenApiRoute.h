@@ -8,9 +8,12 @@
 
 namespace rapport::host {
 
+class ConditionalRoutes;
+
 // Register it after every other route: the document is built once, at the
 // first request, from the routes registered by then. `router` and `schemas`
 // must outlive the route.
-void registerOpenApiRoute(Router& router, const ApiSchemas& schemas);
+void registerOpenApiRoute(Router& router, const ApiSchemas& schemas,
+                          const ConditionalRoutes* conditions);
 
 }  // namespace rapport::host

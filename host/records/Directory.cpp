@@ -11,6 +11,10 @@ void Directory::addType(const std::string& type, const std::string& owner, Recor
     throw std::logic_error("record type '" + type + "' of module '" + owner +
                            "' has no exists check");
   }
+  if (!record.path.empty() && !record.fetch) {
+    throw std::logic_error("record type '" + type + "' of module '" + owner +
+                           "' has a path but no fetch");
+  }
   auto [it, inserted] = types_.emplace(type, Owned{owner, std::move(record)});
   if (!inserted) {
     throw std::logic_error("record type '" + type + "' is registered by both module '" +
@@ -35,6 +39,14 @@ void Directory::clear() {
   guards_.clear();
   reactions_.clear();
   augments_.clear();
+}
+
+std::vector<RecordPath> Directory::paths() const {
+  std::vector<RecordPath> out;
+  for (const auto& [type, owned] : types_) {
+    if (!owned.record.path.empty()) out.push_back({type, owned.record.path});
+  }
+  return out;
 }
 
 const Directory::Owned* Directory::find(const std::string& type) const {

@@ -16,15 +16,23 @@
 
 namespace rapport::host {
 
+// Where a record type's own route is (RecordType::path).
+struct RecordPath {
+  std::string type;  // "contact"
+  std::string path;  // "/crm/contacts/{id}", without the version prefix
+};
+
 class Directory : public RecordDirectory {
  public:
-  // Throws std::logic_error when two modules claim the same type, or when
-  // `record` has no exists check.
+  // Throws std::logic_error when two modules claim the same type, when
+  // `record` has no exists check, or a path without a fetch.
   void addType(const std::string& type, const std::string& owner, RecordType record);
   void addGuard(const std::string& type, RecordDeletionGuard guard);
   void addReaction(const std::string& type, RecordDeleted reaction);
   void addAugment(const std::string& type, RecordAugment augment);
   void clear();
+  // The types that have a path, sorted by type.
+  std::vector<RecordPath> paths() const;
 
   bool knows(const std::string& type) const override;
   bool exists(Queryable& db, const std::string& companyId, const std::string& type,

@@ -6,6 +6,7 @@
 #include "log/Log.h"
 #include "metrics/Metrics.h"
 #include "storage/ErrorMapping.h"
+#include "storage/FirstTransactionCheck.h"
 #include "storage/SqlScanner.h"
 #include "storage/SqlTransaction.h"
 
@@ -111,9 +112,16 @@ void SqlDatabaseImpl::transaction(const std::string& companyId,
   // PostgreSQL breaks a deadlock (or a serialization failure) by aborting
   // one of the transactions; it rolled back whole, so it runs again, a few
   // times. SQLite has one writer and never needs it.
+  // A request's first transaction starts with the request's check
+  // (FirstTransactionCheck.h), on every attempt.
+  FirstTransactionCheck::Check check = FirstTransactionCheck::take();
+  const std::function<void(Tx&)> work = !check ? fn : [&](Tx& tx) {
+    check(tx);
+    fn(tx);
+  };
   for (int attempt = 1;; ++attempt) {
     try {
-      runTransaction(companyId, fn);
+      runTransaction(companyId, work);
       return;
     } catch (const DbError& error) {
       if (attempt == kTransactionAttempts || !isTransactionConflict(error)) throw;

@@ -28,7 +28,15 @@ RowLock rowLockFor(RecordLock lock) {
   // KEY SHARE rather than SHARE: a referenced record can still be updated
   // (a company renamed while a contact links to it); only its deletion, or a
   // change of its key, waits.
-  return lock == RecordLock::Share ? RowLock::KeyShare : RowLock::None;
+  switch (lock) {
+    case RecordLock::Share:
+      return RowLock::KeyShare;
+    case RecordLock::Update:
+      return RowLock::Update;
+    case RecordLock::None:
+      break;
+  }
+  return RowLock::None;
 }
 
 std::string_view lockClause(Dialect dialect, RecordLock lock) {

@@ -8,10 +8,10 @@
 #include <stdexcept>
 
 #include "rapport/error.h"
-#include "resource_doc.h"
 #include "rapport/ids.h"
 #include "rapport/time.h"
 #include "rapport/validation.h"
+#include "resource_doc.h"
 
 namespace rapport {
 namespace {
@@ -321,7 +321,8 @@ class Handlers {
                 [resource, host](Queryable& db, const std::string& tenant, const std::string& id,
                                  RecordLock lock) {
                   return show(resource, host->records(), db, tenant, id, rowLockFor(lock));
-                }};
+                },
+            .path = resource.spec().path + "/{id}"};
   }
 
  private:

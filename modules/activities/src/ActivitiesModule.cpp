@@ -58,7 +58,8 @@ class ActivitiesModule final : public rapport::Module {
            const auto row = store::find(db, companyId, id, lock);
            if (!row) return std::nullopt;
            return activityJson(*row);
-         }});
+         },
+         .path = "/crm/activities/{id}"});
 
     registry.route("GET", "/crm/activities", [this](const Request& r) { return routes_->list(r); });
     registry.route("POST", "/crm/activities",

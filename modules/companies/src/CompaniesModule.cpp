@@ -48,7 +48,8 @@ class CompaniesModule final : public rapport::Module {
            const auto row = store::find(db, companyId, id, lock);
            if (!row) return std::nullopt;
            return companyJson(*row);
-         }});
+         },
+         .path = "/crm/companies/{id}"});
 
     registry.route("GET", "/crm/companies", [this](const Request& r) { return routes_->list(r); });
     registry.route("POST", "/crm/companies",

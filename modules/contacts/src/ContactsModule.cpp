@@ -46,7 +46,8 @@ class ContactsModule final : public rapport::Module {
            const auto row = store::find(db, companyId, id, lock);
            if (!row) return std::nullopt;
            return contactJson(*row);
-         }});
+         },
+         .path = "/crm/contacts/{id}"});
 
     registry.route("GET", "/crm/contacts", [this](const Request& r) { return routes_->list(r); });
     registry.route("POST", "/crm/contacts",

@@ -51,7 +51,8 @@ class DealsModule final : public rapport::Module {
            const auto row = store::find(db, companyId, id, lock);
            if (!row) return std::nullopt;
            return dealJson(*row);
-         }});
+         },
+         .path = "/crm/deals/{id}"});
 
     // Pipelines and stages: their counters come from deal_stage_totals, and
     // one that has deals (open or closed) may not be deleted (409).

@@ -49,7 +49,8 @@ class PipelinesModule final : public rapport::Module {
                        rapport::Result rows;
                        rows.rows.push_back(*row);
                        return pipelinesJson(rows, store::stagesOf(db, companyId, {id})).front();
-                     }});
+                     },
+                     .path = "/crm/pipelines/{id}"});
     registry.recordType(
         "stage", {.exists = &store::stageExists,
                   .fetch = [](Queryable& db, const std::string& companyId, const std::string& id,

@@ -3,6 +3,8 @@
 // none: its writers take turns).
 #include "DeliveryStore.h"
 
+#include <algorithm>
+
 namespace rapport::webhooks::delivery_store {
 namespace {
 
@@ -59,13 +61,18 @@ std::vector<ClaimedDelivery> claimDue(Queryable& db, std::int64_t now, const std
   // skipped by the condition, rows another instance is claiming right now
   // by SKIP LOCKED.
   const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR UPDATE SKIP LOCKED" : "";
-  const Result rows = db.query(
+  Result rows = db.query(
       "UPDATE webhook_deliveries SET lease = ?, lease_until = ? WHERE id IN ("
       "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at IS NOT NULL "
       "AND next_attempt_at <= ? AND (lease IS NULL OR lease_until < ?) "
       "ORDER BY next_attempt_at LIMIT ?" +
-          lock + ")" + kClaimReturning,
+          lock + ")" + kClaimReturning + ", next_attempt_at",
       {lease, leaseUntil, now, now, limit});
+  // RETURNING comes in the engine's order: the batch is sent oldest due
+  // first (a backfill's deliveries are due in the events' order).
+  std::stable_sort(rows.rows.begin(), rows.rows.end(), [](const Row& a, const Row& b) {
+    return a.i64("next_attempt_at") < b.i64("next_attempt_at");
+  });
   return claimed(rows, lease, leaseUntil);
 }
 

@@ -6,6 +6,23 @@
 #include "rapport/ids.h"
 
 namespace rapport::webhooks {
+
+NewDelivery eventDelivery(const std::string& webhookId, const Event& event, std::int64_t due) {
+  NewDelivery delivery{.id = newId("whd_"),
+                       .webhookId = webhookId,
+                       .envelopeId = newId("evt_"),
+                       .event = event.type,
+                       .eventId = event.id,
+                       .payload = {},
+                       .createdAt = event.createdAt,
+                       .nextAttemptAt = due,
+                       .lease = std::nullopt,
+                       .leaseUntil = std::nullopt};
+  delivery.payload =
+      envelopeJson(delivery.envelopeId, event.type, event.createdAt, event.data).dump();
+  return delivery;
+}
+
 void FanOut::operator()(Tx& tx, const Event& event) const {
   const std::vector<std::string> webhooks = webhook_store::subscribedActive(tx, event.type);
   if (webhooks.empty()) return;
@@ -16,19 +33,7 @@ void FanOut::operator()(Tx& tx, const Event& event) const {
       deliverer_.started() ? deliverer_.schedule().first() : std::chrono::seconds(0);
   const std::int64_t due = event.createdAt + static_cast<std::int64_t>(first.count()) * 1000000;
   for (const std::string& webhookId : webhooks) {
-    NewDelivery delivery{.id = newId("whd_"),
-                         .webhookId = webhookId,
-                         .envelopeId = newId("evt_"),
-                         .event = event.type,
-                         .eventId = event.id,
-                         .payload = {},
-                         .createdAt = event.createdAt,
-                         .nextAttemptAt = due,
-                         .lease = std::nullopt,
-                         .leaseUntil = std::nullopt};
-    delivery.payload =
-        envelopeJson(delivery.envelopeId, event.type, event.createdAt, event.data).dump();
-    delivery_store::insert(tx, delivery);
+    delivery_store::insert(tx, eventDelivery(webhookId, event, due));
   }
 
   // One worker starts at commit, not at the next poll; it wakes another when

@@ -15,6 +15,11 @@
 
 namespace rapport::webhooks {
 
+// `event` as a new pending delivery to `webhookId`, due at `due`: a fresh
+// envelope id, the event's data as recorded (the fan-out, and a backfill of
+// what a disabled webhook missed, write the same delivery).
+NewDelivery eventDelivery(const std::string& webhookId, const Event& event, std::int64_t due);
+
 class FanOut {
  public:
   // `deliverer` outlives this object (its schedule is read from start() on,

@@ -8,7 +8,8 @@ namespace rapport::webhooks::webhook_store {
 namespace {
 
 // The columns every read returns: never the secret.
-const std::string kColumns = "id, url, events, is_active, created_at, updated_at";
+const std::string kColumns =
+    "id, url, events, is_active, disabled_reason, disabled_at, created_at, updated_at";
 
 std::string eventsText(const std::vector<std::string>& events) {
   Json array = Json::array();

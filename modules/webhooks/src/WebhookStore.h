@@ -34,8 +34,9 @@ struct WebhookTarget {
 
 namespace webhook_store {
 
-// The webhook's row (id, url, events, is_active, created_at, updated_at; never
-// the secret), or nullopt when `id` is not a webhook of `tenant`.
+// The webhook's row (id, url, events, is_active, disabled_reason, disabled_at,
+// created_at, updated_at; never the secret), or nullopt when `id` is not a
+// webhook of `tenant`.
 std::optional<Row> find(Queryable& db, const std::string& tenant, const std::string& id,
                         RowLock lock = RowLock::None);
 // The stored fields of a row returned by find().

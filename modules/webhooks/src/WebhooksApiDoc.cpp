@@ -24,10 +24,19 @@ Json webhookSchema(bool withSecret) {
     properties.emplace_back("secret", schema::string("Signs the deliveries; shown only here."));
     required.emplace_back("secret");
   }
-  properties.insert(properties.end(), {{"is_active", schema::boolean()},
-                                       {"created_at", schema::timestamp()},
-                                       {"updated_at", schema::timestamp()}});
-  required.insert(required.end(), {"is_active", "created_at", "updated_at"});
+  properties.insert(
+      properties.end(),
+      {{"is_active", schema::boolean()},
+       {"disabled_reason",
+        schema::nullable(schema::enumOf({"failing"},
+                                        "Why the server disabled it: \"failing\" when every "
+                                        "delivery failed for webhooks.disable_after_seconds; "
+                                        "null otherwise (POST /webhooks/{id}/enable)."))},
+       {"disabled_at", schema::nullable(schema::timestamp("When the server disabled it."))},
+       {"created_at", schema::timestamp()},
+       {"updated_at", schema::timestamp()}});
+  required.insert(required.end(),
+                  {"is_active", "disabled_reason", "disabled_at", "created_at", "updated_at"});
   return schema::object(std::move(properties), std::move(required));
 }
 

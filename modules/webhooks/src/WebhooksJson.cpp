@@ -18,6 +18,8 @@ Json webhookJson(const Row& row) {
       {"url", row.str("url")},
       {"events", Json::parse(row.str("events"))},
       {"is_active", row.flag("is_active")},
+      {"disabled_reason", row["disabled_reason"].toJson()},
+      {"disabled_at", optionalTime(row, "disabled_at")},
       {"created_at", isoTimestamp(row.i64("created_at"))},
       {"updated_at", isoTimestamp(row.i64("updated_at"))},
   });
@@ -30,6 +32,8 @@ Json webhookJsonWithSecret(const Row& row, const std::string& secret) {
       {"events", Json::parse(row.str("events"))},
       {"secret", secret},
       {"is_active", row.flag("is_active")},
+      {"disabled_reason", row["disabled_reason"].toJson()},
+      {"disabled_at", optionalTime(row, "disabled_at")},
       {"created_at", isoTimestamp(row.i64("created_at"))},
       {"updated_at", isoTimestamp(row.i64("updated_at"))},
   });

@@ -11,8 +11,10 @@
 
 namespace rapport::webhooks {
 
-// {id, url, events, is_active, created_at, updated_at} from a webhook_store
-// row: what reads, lists and PATCH answer (never the secret).
+// {id, url, events, is_active, disabled_reason, disabled_at, created_at,
+// updated_at} from a webhook_store row: what reads, lists and PATCH answer
+// (never the secret); disabled_reason and disabled_at are null unless the
+// health check disabled it.
 Json webhookJson(const Row& row);
 // The same with `secret` after `events`: what create answers.
 Json webhookJsonWithSecret(const Row& row, const std::string& secret);

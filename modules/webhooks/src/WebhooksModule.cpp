@@ -13,7 +13,10 @@
 #include "delivery/DeliveryWorker.h"
 #include "delivery/RetrySchedule.h"
 #include "delivery/TargetGuard.h"
+#include "health/EnableRoute.h"
+#include "health/HealthCheck.h"
 #include "rapport/sdk.h"
+#include "replay/ReplayRoute.h"
 #include "webhooks_migrations.gen.h"
 
 namespace rapport::webhooks {
@@ -42,6 +45,10 @@ class WebhooksModule final : public Module {
             {"webhooks.workers", "4", "delivery worker threads per instance"},
             {"webhooks.delivery_retention_days", "30",
              "days finished deliveries stay listed before they are purged"},
+            {"webhooks.disable_after_seconds", "432000",
+             "seconds of failed deliveries only before a webhook is disabled (0: never)"},
+            {"webhooks.health_check_seconds", "300",
+             "seconds between the checks for webhooks to disable"},
         }};
   }
 
@@ -58,11 +65,15 @@ class WebhooksModule final : public Module {
     fanOut_ = std::make_unique<FanOut>(*deliverer_);
     worker_ = std::make_unique<DeliveryWorker>(host, *deliverer_);
     purge_ = std::make_unique<DeliveryPurge>(host, retentionDays);
+    enable_ = std::make_unique<EnableRoute>(host);
+    replay_ = std::make_unique<ReplayRoute>(host, *deliverer_);
 
     for (Migration& migration : rapport_generated::webhooks::migrations()) {
       registry.migration(std::move(migration));
     }
     registry.eventType("webhook.ping", "A test delivery sent by POST /webhooks/{id}/ping");
+    registry.eventType(kWebhookDisabledEvent,
+                       "A webhook whose deliveries all failed for too long was disabled");
 
     // Every recorded event of the company becomes its deliveries, in the
     // emitting transaction (the outbox).
@@ -77,10 +88,23 @@ class WebhooksModule final : public Module {
     fanOut_->setWorkers(workersHandle);
     worker_->setWorkers(workersHandle);
     routes_->setWorkers(workersHandle);
+    enable_->setWorkers(workersHandle);
+    replay_->setWorkers(workersHandle);
     registry.job({.name = "purge",
                   .interval = std::chrono::hours(1),
                   .run = [this](JobContext& context) { purge_->run(context); },
                   .concurrency = 1});
+    // Self-healing (health/): disables webhooks failing for too long.
+    const std::chrono::seconds disableAfter(
+        config.getIntBetween("webhooks.disable_after_seconds", 0, 3650LL * 86400));
+    if (disableAfter.count() > 0) {
+      health_ = std::make_unique<HealthCheck>(host, disableAfter);
+      registry.job({.name = "health",
+                    .interval = std::chrono::seconds(
+                        config.getIntBetween("webhooks.health_check_seconds", 1, 86400)),
+                    .run = [this](JobContext& context) { health_->run(context); },
+                    .concurrency = 1});
+    }
 
     // GET /webhooks/events is open to every member; everything else needs
     // owner or admin (decisions §2): a member gets 403.
@@ -105,7 +129,15 @@ class WebhooksModule final : public Module {
     route("GET", "/webhooks/{id}/deliveries/{delivery_id}", &WebhooksRoutes::delivery, managers);
     route("POST", "/webhooks/{id}/deliveries/{delivery_id}/retry", &WebhooksRoutes::retry,
           managers);
+    registry.route(
+        "POST", "/webhooks/{id}/enable", [this](const Request& r) { return (*enable_)(r); },
+        managers);
     describeWebhooksRoutes(registry);
+    describeEnableRoute(registry);
+    registry.route(
+        "POST", "/webhooks/{id}/replay", [this](const Request& r) { return (*replay_)(r); },
+        managers);
+    describeReplayRoute(registry);
   }
 
   // Reads the delivery settings and builds the sender and the guard; a bad
@@ -140,6 +172,9 @@ class WebhooksModule final : public Module {
   std::unique_ptr<FanOut> fanOut_;
   std::unique_ptr<DeliveryWorker> worker_;
   std::unique_ptr<DeliveryPurge> purge_;
+  std::unique_ptr<EnableRoute> enable_;
+  std::unique_ptr<ReplayRoute> replay_;
+  std::unique_ptr<HealthCheck> health_;  // none when webhooks.disable_after_seconds is 0
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "WebhookStore.h"
 #include "WebhooksJson.h"
 #include "WebhooksValidation.h"
+#include "health/HealthStore.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/pagination.h"
@@ -105,6 +106,7 @@ Response WebhooksRoutes::update(const Request& request) {
     if (wasActive && !webhook.active) {
       delivery_store::pause(tx, id);
     } else if (!wasActive && webhook.active) {
+      health_store::markHealthy(tx, id);  // a fresh start: no streak, no disable marks
       delivery_store::resume(tx, id, now);
       tx.afterCommit([workers = workers_] {
         if (workers) workers->wake();

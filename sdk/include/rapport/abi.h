@@ -95,8 +95,15 @@
 //   5.2: api_doc.h: RouteDoc and the schema builders; Registry::describe and
 //        Registry::schema (appended) for the API document
 //        (GET /v1/openapi.json). Resource describes its routes.
-#define RAPPORT_SDK_ABI_MAJOR 5
-#define RAPPORT_SDK_ABI_MINOR 2
+//   6.0: beyond the spec (issue 12).
+//        records.h: RecordLock::Update (a new enumerator) and
+//        RecordType::path (a new member): the host's ETags and If-Match
+//        checks on records (docs/api-choices.md "Conditional requests").
+//        events.h: LoggedEvent, EventQuery, EventPage, EventLog and
+//        Host::eventLog (GET /v1/events, webhook replays).
+//        module.h: Host::notifyOwners (mail to a company's owners).
+#define RAPPORT_SDK_ABI_MAJOR 6
+#define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

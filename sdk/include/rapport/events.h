@@ -59,4 +59,39 @@ class RAPPORT_VISIBLE EventCatalogue {
   virtual std::optional<EventType> find(const std::string& type) const = 0;
 };
 
+// Since 6.0. An event as the log keeps it, with its place in the company's
+// order (the cursor of GET /v1/events and of webhook replays).
+struct LoggedEvent {
+  std::int64_t sequence = 0;
+  Event event;
+};
+
+// Since 6.0. Which of a company's events to read, in sequence order.
+struct EventQuery {
+  std::int64_t afterSequence = 0;       // events with a greater sequence
+  std::int64_t since = 0;               // and created at or after it (microseconds); 0: any time
+  std::vector<std::string> types = {};  // exact type names; empty: every type
+  std::size_t limit = 100;              // at most this many (1 to 1000)
+};
+
+struct EventPage {
+  std::vector<LoggedEvent> events;
+  // True when events the query asks for were already removed by the
+  // retention (events.retention_days): the cursor, or `since`, is older
+  // than what the log still holds. GET /v1/events answers 410 then.
+  bool truncated = false;
+};
+
+// Since 6.0 (Host::eventLog). Reads the event log: committed events only,
+// each with its final sequence.
+class RAPPORT_VISIBLE EventLog {
+ public:
+  virtual ~EventLog() = default;
+  // `db` may be a transaction. On PostgreSQL it does not see its own
+  // uncommitted events (their sequence is given at commit); on SQLite it
+  // does. Read before you emit.
+  virtual EventPage read(Queryable& db, const std::string& companyId,
+                         const EventQuery& query) const = 0;
+};
+
 }  // namespace rapport

@@ -64,6 +64,14 @@ class RAPPORT_VISIBLE Host {
   virtual const EventCatalogue& events() const = 0;
   // Seals secrets before they are stored (secrets.h).
   virtual const SecretBox& secrets() const = 0;
+  // Since 6.0. Reads the company's event log (events.h).
+  virtual const EventLog& eventLog() const = 0;
+  // Since 6.0. E-mails every owner of `companyId` (plain text, through the
+  // host's mailer: mail.* keys). For notices an owner must act on (a
+  // webhook disabled); throws rapport::DbError when the owners cannot be
+  // read, and logs, without throwing, a message the mailer refused.
+  virtual void notifyOwners(const std::string& companyId, const std::string& subject,
+                            const std::string& text) = 0;
 };
 
 // What a module registers during setup(). Paths are relative to the version

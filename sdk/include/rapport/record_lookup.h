@@ -32,7 +32,7 @@ enum class RowLock {
 };
 
 // The lock a record directory lookup asks for (records.h): KeyShare for
-// RecordLock::Share, None otherwise.
+// RecordLock::Share, Update for RecordLock::Update, None otherwise.
 RAPPORT_SDK_API RowLock rowLockFor(RecordLock lock);
 
 // "SELECT <columns> FROM <table> WHERE company_id = ? AND id = ?" with the

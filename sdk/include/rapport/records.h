@@ -48,10 +48,16 @@ enum class RecordLock {
   // first makes the lookup wait and find nothing). SQLite: the write
   // transaction already holds the database's write lock; nothing more.
   Share,
+  // Since 6.0. The record is about to be changed or deleted in this
+  // transaction (the host's If-Match check, docs/api-choices.md): no other
+  // transaction may change it until this one ends. PostgreSQL: SELECT ...
+  // FOR UPDATE; SQLite: the write lock, as for Share.
+  Update,
 };
 
 // The clause an owner appends to its lookup's SELECT for `lock`:
-// " FOR KEY SHARE" for Share on PostgreSQL, "" otherwise.
+// " FOR KEY SHARE" for Share and " FOR UPDATE" for Update on PostgreSQL,
+// "" otherwise.
 RAPPORT_SDK_API std::string_view lockClause(Dialect dialect, RecordLock lock);
 
 // True when the record `id` exists in `companyId`; takes `lock` (see above)
@@ -64,9 +70,23 @@ using RecordFetch = std::function<std::optional<Json>(Queryable& db, const std::
                                                       const std::string& id, RecordLock lock)>;
 // What the owner of a record type lends the directory. `exists` is required;
 // `fetch` is optional (fetch() of a type without one throws std::logic_error).
+//
+// `path` (since 6.0; needs `fetch`) is the record's own route, relative to
+// the version prefix: "/crm/contacts/{id}". The host then makes the record
+// conditional (docs/api-choices.md "Conditional requests"), with nothing
+// more to write in the module:
+//   - GET path answers a strong ETag (a digest of the answer's data) and 304
+//     to a matching If-None-Match;
+//   - PATCH and DELETE of path, and POST, PUT or PATCH of a route one
+//     literal segment below it (path + "/win", "/stage"...), honour If-Match: the host fetches the
+//     record with RecordLock::Update at the start of the first transaction
+//     the handler opens and answers 412, with nothing written, when its ETag
+//     matches none of the client's. The record as fetch() returns it, with
+//     its augments, must therefore be exactly the data its GET answers.
 struct RecordType {
   RecordExists exists;
   RecordFetch fetch;
+  std::string path = {};
 };
 
 // Asked inside the deleting transaction before any reaction runs: nullopt

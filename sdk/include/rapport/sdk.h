@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rapport/abi.h"
+#include "rapport/api_doc.h"
 #include "rapport/config.h"
 #include "rapport/db.h"
 #include "rapport/error.h"

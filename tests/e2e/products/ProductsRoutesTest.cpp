@@ -21,6 +21,7 @@ class ProductsRoutesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testListSearchesAndPages);
   CPPUNIT_TEST(testMembersReadOwnersAndAdminsWrite);
   CPPUNIT_TEST(testSkuIsUniquePerCompany);
+  CPPUNIT_TEST(testIdempotencyAndConditionsNeedNoModuleCode);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -242,6 +243,34 @@ class ProductsRoutesTest : public CppUnit::TestFixture {
     E2E_ASSERT_COMMON_HEADERS(duplicate);
     // Another company's catalogue is its own.
     createProduct(client, bob.token, Json::object({{"name", "Chair"}, {"sku", "CH-1"}}));
+  }
+
+  // A third-party module gets the host's Idempotency-Key and conditional
+  // requests (its Resource gives its record type a path) without a line of
+  // its own (docs/api-choices.md).
+  void testIdempotencyAndConditionsNeedNoModuleCode() {
+    HttpClient client(productsServer().port());
+    const Account account = registerUser(client, "products-beyond");
+    const Json body = Json::object({{"name", "Desk"}, {"sku", "DK-1"}});
+    const rapport::Headers keyed = bearer(account.token, {{"Idempotency-Key", "prod-key-1"}});
+    const HttpResult created = client.post(kProducts, body, keyed);
+    const Json product = E2E_ASSERT_DATA(201, created);
+    const HttpResult replay = client.post(kProducts, body, keyed);
+    CPPUNIT_ASSERT_EQUAL(std::string("true"), replay.header("Idempotent-Replayed"));
+    CPPUNIT_ASSERT_EQUAL(created.body, replay.body);
+
+    const HttpResult read = client.get(productPath(product), bearer(account.token));
+    const std::string tag = read.header("ETag");
+    CPPUNIT_ASSERT_MESSAGE(describe(read), !tag.empty());
+    CPPUNIT_ASSERT_EQUAL(
+        304,
+        client.get(productPath(product), bearer(account.token, {{"If-None-Match", tag}})).status);
+    E2E_ASSERT_DATA(200, client.patch(productPath(product), Json::object({{"name", "Desk 2"}}),
+                                      bearer(account.token, {{"If-Match", tag}})));
+    E2E_ASSERT_ERROR(412, client.patch(productPath(product), Json::object({{"name", "Desk 3"}}),
+                                       bearer(account.token, {{"If-Match", tag}})));
+    E2E_ASSERT_ERROR(412,
+                     client.del(productPath(product), bearer(account.token, {{"If-Match", tag}})));
   }
 };
 

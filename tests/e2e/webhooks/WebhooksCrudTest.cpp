@@ -22,8 +22,8 @@ std::string hookUrl(const std::string& path = "/hooks") {
 
 const Json kContactCreated = eventsList({"crm.contact.created"});
 
-// Every event type the CRM modules declare, and webhook.ping, with the
-// module that declares it.
+// Every event type the CRM modules declare, and webhook.ping and
+// webhook.disabled, with the module that declares it.
 const std::map<std::string, std::string> kCatalogue = {
     {"crm.activity.completed", "activities"},
     {"crm.activity.created", "activities"},
@@ -41,13 +41,15 @@ const std::map<std::string, std::string> kCatalogue = {
     {"crm.deal.stage_changed", "deals"},
     {"crm.deal.updated", "deals"},
     {"crm.deal.won", "deals"},
+    {"webhook.disabled", "webhooks"},
     {"webhook.ping", "webhooks"},
 };
 
 // The webhook read shape: exactly these members, never the secret.
 void assertReadShape(const Json& webhook) {
-  const std::set<std::string> expected = {"id",        "url",        "events",
-                                          "is_active", "created_at", "updated_at"};
+  const std::set<std::string> expected = {
+      "id",          "url",        "events",    "is_active", "disabled_reason",
+      "disabled_at", "created_at", "updated_at"};
   std::set<std::string> members;
   for (const auto& member : webhook.asObject()) members.insert(member.first);
   CPPUNIT_ASSERT_MESSAGE(webhook.dump(), members == expected);

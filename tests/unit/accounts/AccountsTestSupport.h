@@ -14,6 +14,7 @@
 
 #include "accounts/Clock.h"
 #include "events/EventBus.h"
+#include "events/EventLogReader.h"
 #include "mail/Mailer.h"
 #include "rapport/error.h"
 #include "rapport/module.h"
@@ -104,6 +105,8 @@ class FakeHost : public rapport::Host {
   bool moduleEnabled(const std::string&) const override { return false; }
   const rapport::EventCatalogue& events() const override { return events_; }
   const rapport::SecretBox& secrets() const override { return secrets_; }
+  const rapport::EventLog& eventLog() const override { return eventLog_; }
+  void notifyOwners(const std::string&, const std::string&, const std::string&) override {}
 
  private:
   rapport::Database& db_;
@@ -111,6 +114,7 @@ class FakeHost : public rapport::Host {
   MapConfig config_;
   SilentLogger log_;
   rapport::host::EventBus events_;
+  rapport::host::EventLogReader eventLog_;
   rapport::host::AesGcmSecretBox secrets_{
       std::string(rapport::host::AesGcmSecretBox::kKeyBytes, 'k')};
 };

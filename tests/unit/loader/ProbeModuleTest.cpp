@@ -28,6 +28,12 @@ class UnusedHost final : public rapport::Host {
   const rapport::SecretBox& secrets() const override {
     throw std::logic_error("secrets() during setup");
   }
+  const rapport::EventLog& eventLog() const override {
+    throw std::logic_error("eventLog() during setup");
+  }
+  void notifyOwners(const std::string&, const std::string&, const std::string&) override {
+    throw std::logic_error("notifyOwners() during setup");
+  }
 };
 
 class RecordingRegistry final : public rapport::Registry {

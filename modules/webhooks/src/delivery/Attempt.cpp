@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "WebhookStore.h"
+#include "health/HealthTally.h"
 #include "rapport/ids.h"
 #include "rapport/time.h"
 
@@ -161,6 +162,7 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
   std::map<std::string, std::optional<Target>> targets;  // by webhook id, loaded once per batch
   std::vector<std::pair<std::size_t, AttemptRecord>> results;
   results.reserve(batch.size());
+  HealthTally health;  // the webhooks' failing streaks (health/), recorded with the attempts
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const ClaimedDelivery& d = batch[i];
     if (nowMicros() + needed > d.leaseUntil) {
@@ -193,10 +195,14 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
       result.error = "the webhook's secret cannot be opened with this server's key";
     }
     results.emplace_back(i, outcome(d, result, mode));
+    health.add(d.companyId, d.webhookId, result, results.back().second.attemptedAt);
   }
   if (results.empty()) return recorded;
 
   host_.db().transaction("", [&](Tx& tx) {
+    // The webhooks' rows before the deliveries' (the order PATCH and the
+    // health check take them in).
+    health.apply(tx);
     for (const auto& [index, record] : results) {
       recorded[index] = delivery_store::record(tx, batch[index], record);
     }

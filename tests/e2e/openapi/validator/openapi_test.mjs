@@ -123,6 +123,20 @@ try {
         doc.security?.[0]?.bearerAuth !== undefined && "401" in contacts.responses);
   check("an {id} route answers 404 in the document",
         "404" in (doc.paths["/v1/crm/contacts/{id}"]?.get?.responses ?? {}));
+  const headerNames = (op) => (op?.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
+  check("an authenticated POST takes Idempotency-Key (409 and 422 listed); login does not",
+        headerNames(doc.paths["/v1/crm/contacts"]?.post).includes("Idempotency-Key") &&
+        "409" in doc.paths["/v1/crm/contacts"].post.responses &&
+        !headerNames(login).includes("Idempotency-Key"));
+  const record = doc.paths["/v1/crm/deals/{id}"];
+  check("a record's GET takes If-None-Match, sends ETag and may answer 304",
+        headerNames(record?.get).includes("If-None-Match") && "304" in record.get.responses &&
+        "ETag" in record.get.responses["200"].headers);
+  check("a record's writes and state actions take If-Match and may answer 412",
+        [record?.patch, record?.delete, doc.paths["/v1/crm/deals/{id}/win"]?.post].every(
+            (op) => headerNames(op).includes("If-Match") && "412" in op.responses));
+  check("lists are not conditional",
+        !headerNames(doc.paths["/v1/crm/deals"]?.get).includes("If-None-Match"));
   const undescribed = operations.filter((o) => o.op.summary === `${o.method.toUpperCase()} ${o.path}`);
   check("every operation is described (has a summary of its own)", undescribed.length === 0,
         undescribed.map((o) => `${o.method.toUpperCase()} ${o.path}`).join(", "));
