@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "batch/BatchRoute.h"
+
 namespace rapport::host {
 
 void ModuleRegistry::route(const std::string& method, const std::string& path, Handler handler,
@@ -53,6 +55,10 @@ void ModuleRegistry::describe(const std::string& method, const std::string& path
 
 void ModuleRegistry::schema(const std::string& name, Json schema) {
   parts_.schemas.add(name, std::move(schema), module_);
+}
+
+void ModuleRegistry::batch(const std::string& collectionPath, BatchSpec spec) {
+  registerBatchRoute(parts_.router, "/v1" + collectionPath, std::move(spec), parts_.db, module_);
 }
 
 MigrationSet ModuleRegistry::migrations() const {

@@ -21,6 +21,8 @@ struct HostParts {
   Directory& records;
   JobRunner& jobs;
   ApiSchemas& schemas;
+  // What batch upserts match on (Registry::batch); null: upserts refused.
+  rapport::Database* db = nullptr;
 };
 
 class ModuleRegistry : public rapport::Registry {
@@ -39,6 +41,7 @@ class ModuleRegistry : public rapport::Registry {
   JobHandle job(Job job) override;
   void describe(const std::string& method, const std::string& path, RouteDoc doc) override;
   void schema(const std::string& name, Json schema) override;
+  void batch(const std::string& collectionPath, BatchSpec spec) override;
 
   // The module's migrations, in id order.
   MigrationSet migrations() const;

@@ -130,7 +130,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
                                                          *mail_, *rateLimits_.attempts);
   setUpModule(*accounts_, "accounts");
   // GET /v1/events: a host route, described under the tag "events".
-  ModuleRegistry eventsRegistry("events", HostParts{router_, events_, records_, jobs_, *schemas_});
+  ModuleRegistry eventsRegistry("events",
+                                HostParts{router_, events_, records_, jobs_, *schemas_, db_.get()});
   registerEventsRoute(eventsRegistry, *db_, events_, eventLog_);
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
   conditions_ =
@@ -146,7 +147,7 @@ Server::~Server() {
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
   auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_,
                                                  *secrets_, *ownerNotices_, eventLog_);
-  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_, *schemas_});
+  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_, *schemas_, db_.get()});
   try {
     module.setup(*services, registry);
   } catch (const std::exception& e) {

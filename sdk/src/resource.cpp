@@ -224,6 +224,26 @@ std::string updateSql(const ResourceSpec& spec, const ResourceValues& values) {
   return "UPDATE " + spec.table + " SET " + sets + "updated_at = ? WHERE company_id = ? AND id = ?";
 }
 
+// The batch route's upserts (batch.h): by the unique field, read by its rule
+// (a 422 on it when absent or invalid); none without a unique field.
+BatchSpec batchSpecOf(const ResourceSpec& spec) {
+  const auto unique = std::find_if(spec.fields.begin(), spec.fields.end(),
+                                   [](const ResourceField& field) { return field.unique; });
+  if (unique == spec.fields.end()) return {};
+  const std::string sql =
+      "SELECT id FROM " + spec.table + " WHERE company_id = ? AND " + unique->name + " = ?";
+  return {.upsertBy = unique->name,
+          .match = [field = *unique, sql](Queryable& db, const std::string& tenant,
+                                          const Json& data) -> std::optional<std::string> {
+            Validator v(data);
+            const Read read = readField(v, field, true);
+            v.check();
+            const Result found = db.query(sql, {tenant, read.value});
+            if (found.empty()) return std::nullopt;
+            return found.front().str("id");
+          }};
+}
+
 // --- Handlers ----------------------------------------------------------------
 
 // The routes of one resource; copies share the declaration.
@@ -365,6 +385,8 @@ void Resource::install(Host& host, Registry& registry) const {
   registry.eventType(spec.eventPrefix + ".deleted", subject + " was deleted.");
   registry.recordType(spec.recordType, handlers->recordType());
   detail::describeResource(spec, sortColumns(), registry);
+  // After the descriptions: the batch route's is made from them.
+  registry.batch(spec.path, batchSpecOf(spec));
 }
 
 ResourceValues Resource::validate(const Json& body, ResourceWrite write) const {

@@ -93,6 +93,7 @@ class ActivitiesModule final : public rapport::Module {
     }
     describeActivitiesRoutes(registry, {.contacts = host.moduleEnabled("contacts"),
                                         .deals = host.moduleEnabled("deals")});
+    registry.batch("/crm/activities", {});
   }
 
  private:

@@ -61,6 +61,7 @@ class CompaniesModule final : public rapport::Module {
     registry.route("DELETE", "/crm/companies/{id}",
                    [this](const Request& r) { return routes_->remove(r); });
     describeCompaniesRoutes(registry);
+    registry.batch("/crm/companies", {.upsertBy = "document", .match = &store::findIdByDocument});
   }
 
  private:

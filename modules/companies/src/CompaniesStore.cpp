@@ -5,8 +5,10 @@
 
 #include "rapport/list.h"
 #include "rapport/record_lookup.h"
+#include "rapport/request_rules.h"
 #include "rapport/search.h"
 #include "rapport/tags.h"
+#include "rapport/validation.h"
 #include "rapport/where.h"
 
 namespace companies::store {
@@ -70,6 +72,19 @@ bool exists(Queryable& db, const std::string& tenant, const std::string& id,
             rapport::RecordLock lock) {
   return rapport::selectRecord(db, "1", "crm_companies", tenant, id, rapport::rowLockFor(lock))
       .has_value();
+}
+
+std::optional<std::string> findIdByDocument(Queryable& db, const std::string& tenant,
+                                            const rapport::Json& data) {
+  rapport::Validator v(data);
+  // Read as POST reads it (CompaniesValidation): trimmed, blank as none.
+  const auto document = rapport::optionalText(v, "document", 100);
+  if (v.ok() && !document.value) v.fail("document", "The document field is required.");
+  v.check();
+  const auto found = db.query("SELECT id FROM crm_companies WHERE company_id = ? AND document = ?",
+                              {tenant, *document.value});
+  if (found.empty()) return std::nullopt;
+  return found.front().str("id");
 }
 
 Company fromRow(const rapport::Row& row) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/json.h"
 #include "rapport/list.h"
 #include "rapport/pagination.h"
 #include "rapport/records.h"
@@ -67,6 +68,11 @@ std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id
 // and answer false. SQLite serialises writers.
 bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id,
             rapport::RecordLock lock = rapport::RecordLock::None);
+// The batch upsert's match (rapport::UpsertMatch): the id of `tenant`'s CRM
+// company with the document of `data` (trimmed, as stored), or nullopt.
+// Throws rapport::Error 422 on "document" when `data` has none.
+std::optional<std::string> findIdByDocument(rapport::Queryable& db, const std::string& tenant,
+                                            const rapport::Json& data);
 // The stored fields of a row returned by find().
 Company fromRow(const rapport::Row& row);
 

@@ -69,6 +69,7 @@ class ContactsModule final : public rapport::Module {
       });
     }
     describeContactsRoutes(registry, companiesEnabled);
+    registry.batch("/crm/contacts", {.upsertBy = "email", .match = &store::findIdByEmail});
   }
 
  private:

@@ -7,6 +7,7 @@
 #include "rapport/record_lookup.h"
 #include "rapport/search.h"
 #include "rapport/tags.h"
+#include "rapport/validation.h"
 #include "rapport/where.h"
 
 namespace contacts::store {
@@ -66,6 +67,17 @@ bool exists(Queryable& db, const std::string& tenant, const std::string& id,
             rapport::RecordLock lock) {
   return rapport::selectRecord(db, "1", "contacts", tenant, id, rapport::rowLockFor(lock))
       .has_value();
+}
+
+std::optional<std::string> findIdByEmail(Queryable& db, const std::string& tenant,
+                                         const rapport::Json& data) {
+  rapport::Validator v(data);
+  const auto email = v.email("email", true);
+  v.check();
+  const auto found = db.query("SELECT id FROM contacts WHERE company_id = ? AND email = ?",
+                              {tenant, *email.value});
+  if (found.empty()) return std::nullopt;
+  return found.front().str("id");
 }
 
 Contact fromRow(const rapport::Row& row) {

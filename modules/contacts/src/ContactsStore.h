@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/json.h"
 #include "rapport/list.h"
 #include "rapport/pagination.h"
 #include "rapport/records.h"
@@ -62,6 +63,11 @@ std::optional<rapport::Row> findForUpdate(rapport::Tx& tx, const std::string& id
 // the transaction ends (records.h), so a reference to it cannot dangle.
 bool exists(rapport::Queryable& db, const std::string& tenant, const std::string& id,
             rapport::RecordLock lock = rapport::RecordLock::None);
+// The batch upsert's match (rapport::UpsertMatch): the id of `tenant`'s
+// contact with the e-mail of `data` (lower-cased, as stored), or nullopt.
+// Throws rapport::Error 422 on "email" when `data` has no valid e-mail.
+std::optional<std::string> findIdByEmail(rapport::Queryable& db, const std::string& tenant,
+                                         const rapport::Json& data);
 // The stored fields of a row returned by find().
 Contact fromRow(const rapport::Row& row);
 

@@ -102,6 +102,7 @@ class DealsModule final : public rapport::Module {
       });
     }
     describeDealsRoutes(registry, links);
+    registry.batch("/crm/deals", {});
   }
 
  private:

@@ -102,8 +102,10 @@
 //        events.h: LoggedEvent, EventQuery, EventPage, EventLog and
 //        Host::eventLog (GET /v1/events, webhook replays).
 //        module.h: Host::notifyOwners (mail to a company's owners).
+//   6.1: batch.h (BatchSpec, UpsertMatch) and Registry::batch, appended:
+//        POST <collection>/batch. A Resource opts in by itself.
 #define RAPPORT_SDK_ABI_MAJOR 6
-#define RAPPORT_SDK_ABI_MINOR 0
+#define RAPPORT_SDK_ABI_MINOR 1
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

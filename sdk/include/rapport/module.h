@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "rapport/api_doc.h"
+#include "rapport/batch.h"
 #include "rapport/config.h"
 #include "rapport/db.h"
 #include "rapport/events.h"
@@ -101,6 +102,10 @@ class RAPPORT_VISIBLE Registry {
   // components; names are unique across modules (a clash stops start-up,
   // naming both modules). Prefer the module's nouns: "Contact", "Deal".
   virtual void schema(const std::string& name, Json schema) = 0;
+  // Since 6.1 (batch.h). Serves POST collectionPath + "/batch" from this
+  // module's POST collectionPath and PATCH collectionPath + "/{id}" routes,
+  // which must be registered already (std::logic_error otherwise).
+  virtual void batch(const std::string& collectionPath, BatchSpec spec) = 0;
 };
 
 class RAPPORT_VISIBLE Module {

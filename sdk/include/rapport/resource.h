@@ -21,12 +21,14 @@
 //                        company's record)
 //   PATCH  <path>/{id}   only the sent fields change; 200 "<Noun> updated."
 //   DELETE <path>/{id}   200 "<Noun> deleted.", data {id}
+//   POST   <path>/batch  up to 100 creates and updates in one call (batch.h),
+//                        and upserts by the unique field when there is one
 // It describes the five routes for the API document (api_doc.h), with the
-// record's schema named after `noun`, and declares the event types <eventPrefix>.created, .updated (data: the
-// record as GET returns it) and .deleted (data: {id}), and the record type
-// `recordType` in the record directory (records.h: exists and fetch), so other
-// modules can reference, guard, augment and unlink it. Deleting a record runs
-// the directory's guards and reactions in the same transaction.
+// record's schema named after `noun`, and declares the event types <eventPrefix>.created, .updated
+// (data: the record as GET returns it) and .deleted (data: {id}), and the record type `recordType`
+// in the record directory (records.h: exists and fetch), so other modules can reference, guard,
+// augment and unlink it. Deleting a record runs the directory's guards and reactions in the same
+// transaction.
 //
 // The record as JSON: {"id", each field in declaration order, "created_at",
 // "updated_at"}. Text fields read as a string or null, integers and money as

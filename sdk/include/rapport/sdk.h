@@ -3,6 +3,7 @@
 
 #include "rapport/abi.h"
 #include "rapport/api_doc.h"
+#include "rapport/batch.h"
 #include "rapport/config.h"
 #include "rapport/db.h"
 #include "rapport/error.h"

@@ -164,6 +164,7 @@ class FakeRegistry : public rapport::Registry {
   void schema(const std::string& name, rapport::Json value) override {
     schemas[name] = std::move(value);
   }
+  void batch(const std::string&, rapport::BatchSpec) override {}
   std::map<std::string, rapport::RouteDoc> docs;
   std::map<std::string, rapport::Json> schemas;
 

@@ -65,6 +65,7 @@ class RecordingRegistry final : public rapport::Registry {
   rapport::JobHandle job(rapport::Job) override { return nullptr; }
   void describe(const std::string&, const std::string&, rapport::RouteDoc) override {}
   void schema(const std::string&, rapport::Json) override {}
+  void batch(const std::string&, rapport::BatchSpec) override {}
 };
 
 }  // namespace

@@ -1,0 +1,88 @@
+#include "batch/BatchDoc.h"
+
+#include <utility>
+
+#include "batch/BatchItems.h"
+
+namespace rapport::host {
+namespace {
+
+using rapport::Json;
+namespace schema = rapport::schema;
+
+// The member `pick` of each route's description that has one; both (as
+// anyOf) when they differ; null when neither has it.
+Json eitherOf(const Route& post, const Route& patch, Json rapport::RouteDoc::*pick) {
+  Json a = post.doc ? (*post.doc).*pick : Json();
+  Json b = patch.doc ? (*patch.doc).*pick : Json();
+  if (a.isNull()) return b;
+  if (b.isNull() || a.dump() == b.dump()) return a;
+  return Json::object({{"anyOf", Json(Json::Array{std::move(a), std::move(b)})}});
+}
+
+// "contacts" for "/v1/crm/contacts".
+std::string collectionName(const std::string& pattern) {
+  return pattern.substr(pattern.rfind('/') + 1);
+}
+
+Json itemSchema(const Route& post, const Route& patch, const std::string& upsertBy) {
+  std::vector<std::string> actions = {"create", "update"};
+  if (!upsertBy.empty()) actions.emplace_back("upsert");
+  Json data = eitherOf(post, patch, &rapport::RouteDoc::body);
+  if (data.isNull()) data = schema::anyObject();
+  return schema::object({{"action", schema::enumOf(actions)},
+                         {"id", schema::string("The record to update (update only).")},
+                         {"data", std::move(data)}},
+                        {"action", "data"});
+}
+
+Json bodySchema(const Route& post, const Route& patch, const std::string& upsertBy) {
+  Json items = schema::arrayOf(itemSchema(post, patch, upsertBy));
+  items.set("minItems", Json(std::int64_t{1}));
+  items.set("maxItems", Json(static_cast<std::int64_t>(kMaxBatchItems)));
+  return schema::object({{"items", std::move(items)}}, {"items"});
+}
+
+// One item's result: a success's status and data, or a failure's status,
+// message and field errors.
+Json resultSchema(const Route& post, const Route& patch) {
+  schema::Properties properties = {
+      {"status", schema::integerBetween(200, 599, "The item's own status.")}};
+  if (Json data = eitherOf(post, patch, &rapport::RouteDoc::data); !data.isNull()) {
+    properties.emplace_back("data", std::move(data));
+  }
+  properties.emplace_back("message", schema::string());
+  properties.emplace_back("errors", schema::anyObject("Field errors of a 422 item."));
+  return schema::object(std::move(properties), {"status"});
+}
+
+std::string description(const Route& post, const Route& patch, const std::string& upsertBy) {
+  std::string text = "Up to " + std::to_string(kMaxBatchItems) +
+                     " items, each run as its own request: `create` as `POST " + post.pattern +
+                     "` with `data` as the body, `update` as `PATCH " + patch.pattern +
+                     "` with `id`";
+  if (!upsertBy.empty()) {
+    text += ", `upsert` as an update of the record with the same `" + upsertBy +
+            "`, or a create when there is none";
+  }
+  return text +
+         ". The answer has one result per item, in order: its status and `data`, or its "
+         "`message` and `errors`. Each item has its own transaction and events; a failing item "
+         "changes nothing and stops no other. A malformed body is a 422 for the whole call, "
+         "nothing run. The call counts as one request for the rate limit.";
+}
+
+}  // namespace
+
+rapport::RouteDoc batchDoc(const Route& post, const Route& patch, const std::string& upsertBy) {
+  const std::string name = collectionName(post.pattern);
+  return {.summary = (upsertBy.empty() ? "Create or update " : "Create, update or upsert ") + name +
+                     " in a batch",
+          .description = description(post, patch, upsertBy),
+          .tag = post.doc ? post.doc->tag : std::string{},
+          .body = bodySchema(post, patch, upsertBy),
+          .status = 200,
+          .data = schema::arrayOf(resultSchema(post, patch))};
+}
+
+}  // namespace rapport::host
