@@ -57,6 +57,7 @@ class DealsModule final : public rapport::Module {
     // Pipelines and stages: their counters come from deal_stage_totals, and
     // one that has deals (open or closed) may not be deleted (409).
     registry.augment("pipeline", &augmentPipelines);
+    registry.augment("stage", &augmentStages);
     registry.guardDeletion(
         "stage", [](rapport::Tx& tx, const std::string& id) -> std::optional<std::string> {
           if (store::anyInStage(tx, id)) return "The stage has deals.";

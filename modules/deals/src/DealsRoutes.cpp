@@ -289,4 +289,25 @@ void augmentPipelines(rapport::Queryable& db, const std::string& companyId,
   }
 }
 
+void augmentStages(rapport::Queryable& db, const std::string& companyId, Json::Array& stages) {
+  std::vector<std::string> pipelineIds;
+  for (const Json& stage : stages) {
+    if (stage["pipeline_id"].isString()) pipelineIds.push_back(stage["pipeline_id"].asString());
+  }
+  const PipelineTotals totals = store::stageTotals(db, companyId, pipelineIds);
+  for (Json& stage : stages) {
+    if (!stage["pipeline_id"].isString() || !stage["id"].isString()) continue;
+    StageTotals own;
+    if (const auto pipeline = totals.find(stage["pipeline_id"].asString());
+        pipeline != totals.end()) {
+      if (const auto found = pipeline->second.find(stage["id"].asString());
+          found != pipeline->second.end()) {
+        own = found->second;
+      }
+    }
+    stage.set("deals_count", own.count);
+    stage.set("deals_value", own.value);
+  }
+}
+
 }  // namespace deals

@@ -66,5 +66,10 @@ class DealsRoutes {
 // from deal_stage_totals in one query.
 void augmentPipelines(rapport::Queryable& db, const std::string& companyId,
                       rapport::Json::Array& pipelines);
+// Registry::augment("stage"): the same counters on stages read alone (GET
+// .../stages/{stage_id} shows its pipeline's), so a stage's fetch with its
+// augments is what its GET shows: the ETag an If-Match is checked against.
+void augmentStages(rapport::Queryable& db, const std::string& companyId,
+                   rapport::Json::Array& stages);
 
 }  // namespace deals

@@ -38,8 +38,10 @@ class PipelinesModule final : public rapport::Module {
     // Other modules (deals) check pipelines and stages through the record
     // directory (exists; key-share-locked on PostgreSQL for a reference about
     // to be written) and read them with fetch: the pipeline as GET shows it,
-    // the stage as GET .../stages/{stage_id} shows it, counters left at 0 (no
-    // augment). docs/modules/pipelines.md, "Read by other modules".
+    // the stage as GET .../stages/{stage_id} shows it, counters left at 0 (the
+    // deals module's augments add them). docs/modules/pipelines.md, "Read by
+    // other modules". Both paths make them conditional (ETag, If-Match): the
+    // host tags what fetch and the augments show, which is what GET shows.
     registry.recordType(
         "pipeline", {.exists = &store::pipelineExists,
                      .fetch = [](Queryable& db, const std::string& companyId, const std::string& id,
@@ -58,7 +60,8 @@ class PipelinesModule final : public rapport::Module {
                     const auto row = store::findStage(db, companyId, id, lock);
                     if (!row) return std::nullopt;
                     return stageJson(*row);
-                  }});
+                  },
+                  .path = "/crm/pipelines/{id}/stages/{stage_id}"});
 
     // Reads are open to every member; changes need owner or admin (403).
     const rapport::RouteOptions managers{.roles = {rapport::Role::Owner, rapport::Role::Admin}};

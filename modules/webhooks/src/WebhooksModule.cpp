@@ -7,7 +7,9 @@
 #include <stdexcept>
 
 #include "FanOut.h"
+#include "WebhookStore.h"
 #include "WebhooksApiDoc.h"
+#include "WebhooksJson.h"
 #include "WebhooksRoutes.h"
 #include "delivery/Attempt.h"
 #include "delivery/DeliveryWorker.h"
@@ -15,6 +17,7 @@
 #include "delivery/TargetGuard.h"
 #include "health/EnableRoute.h"
 #include "health/HealthCheck.h"
+#include "rapport/record_lookup.h"
 #include "rapport/sdk.h"
 #include "replay/ReplayRoute.h"
 #include "webhooks_migrations.gen.h"
@@ -26,6 +29,19 @@ constexpr std::int64_t kMaxWorkers = 64;
 // A URL's host is resolved at registration for at most this long (or the
 // attempt time-out, when shorter); a name that does not answer in time passes.
 constexpr std::chrono::seconds kMaxResolveTime{5};
+
+bool webhookExists(Queryable& db, const std::string& companyId, const std::string& id,
+                   RecordLock lock) {
+  return webhook_store::find(db, companyId, id, rowLockFor(lock)).has_value();
+}
+
+// The webhook as GET /webhooks/{id} shows it (never its secret).
+std::optional<Json> fetchWebhook(Queryable& db, const std::string& companyId, const std::string& id,
+                                 RecordLock lock) {
+  const auto row = webhook_store::find(db, companyId, id, rowLockFor(lock));
+  if (!row) return std::nullopt;
+  return webhookJson(*row);
+}
 
 class WebhooksModule final : public Module {
  public:
@@ -71,6 +87,11 @@ class WebhooksModule final : public Module {
     for (Migration& migration : rapport_generated::webhooks::migrations()) {
       registry.migration(std::move(migration));
     }
+    // A webhook is a record with its own route: its GET sends an ETag, and
+    // its PATCH, DELETE and actions (rotate-secret, ping, enable, replay)
+    // honour If-Match (docs/api-choices.md "Conditional requests").
+    registry.recordType(
+        "webhook", {.exists = &webhookExists, .fetch = &fetchWebhook, .path = "/webhooks/{id}"});
     registry.eventType("webhook.ping", "A test delivery sent by POST /webhooks/{id}/ping");
     registry.eventType(kWebhookDisabledEvent,
                        "A webhook whose deliveries all failed for too long was disabled");

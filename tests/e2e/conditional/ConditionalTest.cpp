@@ -75,6 +75,7 @@ class ConditionalTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testDeleteHonoursIfMatch);
   CPPUNIT_TEST(testStateActionsHonourIfMatch);
   CPPUNIT_TEST(testEveryRecordsGetTagIsTheOneIfMatchChecks);
+  CPPUNIT_TEST(testAStagesTagFollowsItsDeals);
   CPPUNIT_TEST(testStarAbsentRecordAndMalformedLists);
   CPPUNIT_TEST(testListsAndCreationsAreNotConditional);
   CPPUNIT_TEST(testTwoWritersWithTheSameTagOneWins);
@@ -203,14 +204,37 @@ class ConditionalTest : public CppUnit::TestFixture {
         {"/v1/crm/companies/" + company["id"].asString(), Json::object({{"name", "Acme Ltd"}})},
         {"/v1/crm/pipelines/" + pipeline.id, Json::object({{"name", "Sales EU"}})},
         {"/v1/crm/deals/" + dealId, Json::object({{"title", "Bigger"}})},
-        {"/v1/crm/activities/" + activity["id"].asString(),
-         Json::object({{"title", "Met twice"}})}};
+        {"/v1/crm/activities/" + activity["id"].asString(), Json::object({{"title", "Met twice"}})},
+        {"/v1/crm/pipelines/" + pipeline.id + "/stages/" + pipeline.stageId,
+         Json::object({{"name", "Qualified"}})}};
     for (const auto& [path, change] : records) {
       const std::string tag = etagOf(client, account, path);
       const HttpResult written = client.patch(path, change, withTag(account, "If-Match", tag));
       CPPUNIT_ASSERT_EQUAL_MESSAGE(path + " " + describe(written), 200, written.status);
       E2E_ASSERT_ERROR(412, client.patch(path, change, withTag(account, "If-Match", tag)));
     }
+  }
+
+  // A stage's GET shows the deal counters of its pipeline: a deal entering
+  // the stage changes its tag, so a write with the tag read before is 412.
+  void testAStagesTagFollowsItsDeals() {
+    HttpClient client(crmServer().port());
+    const Account account = registerUser(client, "etag-stage");
+    const Pipeline pipeline = createPipeline(client, account);
+    const std::string path = "/v1/crm/pipelines/" + pipeline.id + "/stages/" + pipeline.stageId;
+    const std::string before = etagOf(client, account, path);
+    CPPUNIT_ASSERT_EQUAL(304, client.get(path, withTag(account, "If-None-Match", before)).status);
+    createDeal(client, account, pipeline);
+    const std::string after = etagOf(client, account, path);
+    CPPUNIT_ASSERT(after != before);
+    E2E_ASSERT_ERROR(412, client.patch(path, Json::object({{"name", "Won't"}}),
+                                       withTag(account, "If-Match", before)));
+    E2E_ASSERT_ERROR(412, client.del(path, withTag(account, "If-Match", before)));
+    E2E_ASSERT_DATA(200, client.patch(path, Json::object({{"probability", 40}}),
+                                      withTag(account, "If-Match", after)));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("Lead"),
+        E2E_ASSERT_DATA(200, client.get(path, bearer(account.token)))["name"].asString());
   }
 
   void testStarAbsentRecordAndMalformedLists() {

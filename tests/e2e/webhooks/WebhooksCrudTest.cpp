@@ -85,6 +85,7 @@ class WebhooksCrudTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testPatchRules);
   CPPUNIT_TEST(testRotateSecret);
   CPPUNIT_TEST(testDelete);
+  CPPUNIT_TEST(testAWebhookIsConditional);
   CPPUNIT_TEST(testUnknownOrOtherCompanysWebhookIs404);
   CPPUNIT_TEST(testListPagination);
   CPPUNIT_TEST(testEventCatalogue);
@@ -448,6 +449,41 @@ class WebhooksCrudTest : public CppUnit::TestFixture {
     E2E_ASSERT_ERROR(404, client.get(path + "/deliveries", bearer(account.token)));
     CPPUNIT_ASSERT(idsOf(getBody(client, account.token, "/v1/webhooks")) ==
                    std::vector<std::string>{kept["id"].asString()});
+  }
+
+  // A webhook is a record (docs/api-choices.md "Conditional requests"): its
+  // GET sends an ETag, a write or action with a stale If-Match is a 412 that
+  // changes nothing, and one with the current tag goes through.
+  void testAWebhookIsConditional() {
+    HttpClient client(deliveryServer().port());
+    const Account account = registerUser(client, "whk-etag");
+    const Json created = createWebhook(client, account.token, hookUrl(), kContactCreated);
+    const std::string path = webhookPath(created);
+    auto tagged = [&](const std::string& header, const std::string& tag) {
+      return bearer(account.token, {{header, tag}});
+    };
+    auto currentTag = [&] {
+      const HttpResult got = client.get(path, bearer(account.token));
+      E2E_ASSERT_DATA(200, got);
+      CPPUNIT_ASSERT_MESSAGE(describe(got), got.hasHeader("ETag"));
+      return got.header("ETag");
+    };
+    const std::string first = currentTag();
+    CPPUNIT_ASSERT_EQUAL(304, client.get(path, tagged("If-None-Match", first)).status);
+    E2E_ASSERT_DATA(
+        200, client.patch(path, Json::object({{"is_active", false}}), tagged("If-Match", first)));
+    const std::string second = currentTag();
+    CPPUNIT_ASSERT(second != first);
+    E2E_ASSERT_ERROR(
+        412, client.patch(path, Json::object({{"is_active", true}}), tagged("If-Match", first)));
+    E2E_ASSERT_ERROR(
+        412, client.post(path + "/rotate-secret", Json::object(), tagged("If-Match", first)));
+    E2E_ASSERT_ERROR(412, client.del(path, tagged("If-Match", first)));
+    CPPUNIT_ASSERT_EQUAL(second, currentTag());  // the 412s changed nothing
+    E2E_ASSERT_DATA(
+        200, client.post(path + "/rotate-secret", Json::object(), tagged("If-Match", second)));
+    E2E_ASSERT_STATUS(200, client.del(path, tagged("If-Match", currentTag())));
+    E2E_ASSERT_ERROR(404, client.get(path, bearer(account.token)));
   }
 
   void testUnknownOrOtherCompanysWebhookIs404() {
