@@ -96,12 +96,12 @@ std::string ConditionalRoutes::currentTag(rapport::Queryable& db, const std::str
   return entityTagOf(one.front());
 }
 
-std::unique_ptr<FirstTransactionCheck> ConditionalRoutes::before(
-    const Route& route, const rapport::Request& request) const {
+RequestTransactions::Hook ConditionalRoutes::before(const Route& route,
+                                                    const rapport::Request& request) const {
   const Target* target = find(route);
-  if (target == nullptr || target->kind != Kind::Write) return nullptr;
+  if (target == nullptr || target->kind != Kind::Write) return {};
   const EntityTagList expected = headerList(request, "If-Match");
-  if (!expected.any && expected.tags.empty()) return nullptr;
+  if (!expected.any && expected.tags.empty()) return {};
   const std::string id = request.param(target->param);
   const std::string& companyId = request.identity.companyId;
   auto check = [this, target, id, companyId, expected](rapport::Queryable& db,
@@ -110,8 +110,7 @@ std::unique_ptr<FirstTransactionCheck> ConditionalRoutes::before(
     if (!tag.empty() && !matchesStrongly(expected, tag)) throw rapport::Error(412, kChanged);
   };
   check(db_, rapport::RecordLock::None);
-  return std::make_unique<FirstTransactionCheck>(
-      [check](rapport::Tx& tx) { check(tx, rapport::RecordLock::Update); });
+  return [check](rapport::Tx& tx) { check(tx, rapport::RecordLock::Update); };
 }
 
 bool ConditionalRoutes::after(const Route& route, const rapport::Request& request,

@@ -6,7 +6,7 @@
 //   - PATCH or DELETE <path>, and POST, PUT or PATCH <path>/<action>, with
 //     If-Match: the host reads the record with RecordLock::Update at the
 //     start of the first transaction the handler opens
-//     (storage/FirstTransactionCheck.h) and answers 412, nothing written,
+//     (storage/RequestTransactions.h) and answers 412, nothing written,
 //     when its tag matches none of If-Match's. The same check runs once as
 //     a plain read before the handler, so a handler that writes nothing
 //     answers 412 too. A record that does not exist skips the condition
@@ -18,7 +18,6 @@
 // number of threads.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -28,7 +27,7 @@
 #include "rapport/http.h"
 #include "rapport/records.h"
 #include "records/Directory.h"
-#include "storage/FirstTransactionCheck.h"
+#include "storage/RequestTransactions.h"
 
 namespace rapport::host {
 
@@ -43,10 +42,10 @@ class ConditionalRoutes {
                     rapport::Database& db);
 
   // Before the handler of `route`. Throws rapport::Error 400 (malformed
-  // If-Match) or 412. Returns the armed in-transaction check to hold while
-  // the handler runs, or null when the request is not conditional.
-  std::unique_ptr<FirstTransactionCheck> before(const Route& route,
-                                                const rapport::Request& request) const;
+  // If-Match) or 412. Returns the check the request's first transaction
+  // runs (RequestTransactions::Hooks::first), or an empty one when the
+  // request is not conditional.
+  RequestTransactions::Hook before(const Route& route, const rapport::Request& request) const;
 
   // After the handler of a 200 GET of a record: adds its ETag to
   // `response`, and returns true when If-None-Match matches it (the

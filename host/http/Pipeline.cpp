@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "conditional/ConditionalRoutes.h"
 #include "http/BearerToken.h"
@@ -283,15 +284,21 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
     if (begun.replay) return std::move(*begun.replay);
     claim = std::move(begun.claim);
   }
-  RawResponse response = runHandler(route, request);
+  RawResponse response =
+      runHandler(route, request, claim ? claim->fence() : RequestTransactions::Hook{});
   if (claim) claim->complete(response);
   return response;
 }
 
-// The handler, between the record's conditions (conditional/).
-RawResponse Pipeline::runHandler(const Route& route, const rapport::Request& request) const {
+// The handler, between the record's conditions (conditional/), its
+// transactions carrying the If-Match check and the Idempotency-Key fence
+// (storage/RequestTransactions.h).
+RawResponse Pipeline::runHandler(const Route& route, const rapport::Request& request,
+                                 RequestTransactions::Hook fence) const {
   const ConditionalRoutes* conditions = options_.conditions;
-  const auto armed = conditions ? conditions->before(route, request) : nullptr;
+  const RequestTransactions armed(
+      {.first = conditions ? conditions->before(route, request) : RequestTransactions::Hook{},
+       .beforeCommit = std::move(fence)});
   rapport::Response response = route.handler(request);
   if (options_.checkResponse) {
     if (std::string problem = options_.checkResponse(route, response); !problem.empty()) {

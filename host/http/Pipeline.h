@@ -11,7 +11,8 @@
 //   -> Idempotency-Key of an authenticated POST (idempotency/: a kept
 //      answer is replayed here; 409, 422)
 //   -> If-Match of a record's write (conditional/: 412, and the check
-//      armed for the handler's first transaction)
+//      armed for the handler's first transaction), and the key's fence
+//      armed for each of its transactions (storage/RequestTransactions.h)
 //   -> module handler -> ETag of a record's GET (304) -> envelope
 //
 // Every response, whatever went wrong, carries Content-Type, X-Request-Id,
@@ -37,6 +38,7 @@
 #include "http/Router.h"
 #include "http/VersionPolicy.h"
 #include "ratelimit/RateLimitStore.h"
+#include "storage/RequestTransactions.h"
 
 namespace rapport::host {
 
@@ -73,7 +75,9 @@ class Pipeline {
 
   RawResponse respond(const RawRequest& raw, Context& ctx) const;
   RawResponse route(const RawRequest& raw, Context& ctx) const;
-  RawResponse runHandler(const Route& route, const rapport::Request& request) const;
+  // `fence`: the Idempotency-Key's (empty when the request has none).
+  RawResponse runHandler(const Route& route, const rapport::Request& request,
+                         RequestTransactions::Hook fence) const;
   std::optional<rapport::Identity> authenticate(const rapport::Headers& headers) const;
   // `route`: the matched route, or null (404, 405).
   void limitRate(const RawRequest& raw, Context& ctx, const Route* route) const;

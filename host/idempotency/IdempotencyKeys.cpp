@@ -109,6 +109,12 @@ IdempotencyKeys::Begun IdempotencyKeys::begin(const rapport::Request& request,
                            "has answered.")
           .withHeader("Retry-After", "1");
     }
+    if (row["state"].asString() == "written") {
+      throw rapport::Error(409,
+                           "A request with this Idempotency-Key made changes but its answer was "
+                           "not kept (the server stopped). It will not run again: read the records "
+                           "to see what it changed, or use a new key for a new request.");
+    }
     // The first request's instance died holding the key: take it over.
     const std::int64_t taken = db_.exec(
         "UPDATE idempotency_keys SET holder = ?, lease_until = ? WHERE company_id = ? AND "
@@ -151,12 +157,19 @@ void IdempotencyKeys::keep(const Claim& claim, const RawResponse& response) cons
       {sealed, claim.companyId_, claim.userId_, claim.keyHash_, claim.holder_});
 }
 
-void IdempotencyKeys::free(const std::string& companyId, const std::string& userId,
-                           const std::string& keyHash, const std::string& holder) const {
+bool IdempotencyKeys::free(const Claim& claim) const {
+  return db_.exec(
+             "DELETE FROM idempotency_keys WHERE company_id = ? AND user_id = ? AND "
+             "key_hash = ? AND holder = ? AND state = 'running'",
+             {claim.companyId_, claim.userId_, claim.keyHash_, claim.holder_}) == 1;
+}
+
+void IdempotencyKeys::abandon(const Claim& claim) const {
+  if (free(claim)) return;
   db_.exec(
-      "DELETE FROM idempotency_keys WHERE company_id = ? AND user_id = ? AND key_hash = ? "
-      "AND holder = ? AND state = 'running'",
-      {companyId, userId, keyHash, holder});
+      "UPDATE idempotency_keys SET lease_until = 0 WHERE company_id = ? AND user_id = ? AND "
+      "key_hash = ? AND holder = ? AND state = 'written'",
+      {claim.companyId_, claim.userId_, claim.keyHash_, claim.holder_});
 }
 
 rapport::Job IdempotencyKeys::purgeJob() {
@@ -184,18 +197,35 @@ IdempotencyKeys::Claim::Claim(const IdempotencyKeys& keys, std::string companyId
       holder_(std::move(holder)) {}
 
 void IdempotencyKeys::Claim::complete(const RawResponse& response) {
-  if (response.status < 200 || response.status > 299) return;  // freed by the destructor
-  keys_.keep(*this, response);
+  const bool success = response.status >= 200 && response.status <= 299;
+  // A failure that wrote nothing frees the key: a corrected retry may run.
+  // One that wrote is kept: running it again would write twice.
+  if (success || !keys_.free(*this)) keys_.keep(*this, response);
   done_ = true;
+}
+
+RequestTransactions::Hook IdempotencyKeys::Claim::fence() const {
+  return [params = rapport::Params{companyId_, userId_, keyHash_, holder_}](rapport::Tx& tx) {
+    const std::int64_t marked = tx.exec(
+        "UPDATE idempotency_keys SET state = 'written' WHERE company_id = ? AND "
+        "user_id = ? AND key_hash = ? AND holder = ?",
+        params);
+    if (marked != 1) {
+      throw rapport::Error(409,
+                           "This request ran so long that a retry with its Idempotency-Key took "
+                           "it over: it changed nothing.");
+    }
+  };
 }
 
 IdempotencyKeys::Claim::~Claim() {
   if (done_) return;
   try {
-    keys_.free(companyId_, userId_, keyHash_, holder_);
+    keys_.abandon(*this);
   } catch (const std::exception& e) {
-    // The key stays held until its lease ends; a repeat then runs.
-    log::warn("idempotency key not freed", {{"error", e.what()}});
+    // The key stays held until its lease ends; a repeat then runs, or
+    // learns that the request wrote.
+    log::warn("idempotency key not released", {{"error", e.what()}});
   }
 }
 

@@ -11,7 +11,12 @@
 //   - an answer that is not a 2xx is not kept: the key is free again and a
 //     retry runs (it changed nothing, so running it again is safe);
 //   - a request whose instance died mid-way holds its key for
-//     idempotency.lease_seconds (60), then a repeat takes it over and runs.
+//     idempotency.lease_seconds (60), then a repeat takes it over and runs;
+//   - every transaction of a keyed request marks its key "written" before
+//     it commits (Claim::fence, storage/RequestTransactions.h). A request
+//     that wrote is never run again: its answer is kept whatever its status,
+//     and when its instance died before keeping it, a repeat gets a 409 that
+//     says so. A request whose key was taken over meanwhile cannot commit.
 // Keys live in the database (table idempotency_keys), so another instance or
 // a restart honours them. Keys are stored as SHA-256, answers sealed with the
 // server's key: an answer may hold a token or recovery codes.
@@ -30,6 +35,7 @@
 #include "rapport/http.h"
 #include "rapport/jobs.h"
 #include "rapport/secrets.h"
+#include "storage/RequestTransactions.h"
 
 namespace rapport::host {
 
@@ -53,8 +59,15 @@ class IdempotencyKeys {
     ~Claim();
     Claim(const Claim&) = delete;
     Claim& operator=(const Claim&) = delete;
-    // Keeps `response` for repeats when it is a 2xx; frees the key otherwise.
+    // Keeps `response` for repeats when it is a 2xx or the request wrote
+    // (the key is "written"); frees the key otherwise.
     void complete(const RawResponse& response);
+    // What each of the request's transactions runs before it commits
+    // (RequestTransactions::Hooks::beforeCommit): marks the key "written",
+    // or throws rapport::Error 409 when another request holds it now (this
+    // one ran past its lease and was taken over), rolling the work back.
+    // The hook holds copies: it may run on another thread.
+    RequestTransactions::Hook fence() const;
 
    private:
     friend class IdempotencyKeys;
@@ -83,8 +96,12 @@ class IdempotencyKeys {
  private:
   std::optional<RawResponse> replayOf(const rapport::Row& row, const std::string& context) const;
   void keep(const Claim& claim, const RawResponse& response) const;
-  void free(const std::string& companyId, const std::string& userId, const std::string& keyHash,
-            const std::string& holder) const;
+  // Removes a claim that wrote nothing; false when the key is "written"
+  // (or no longer this claim's).
+  bool free(const Claim& claim) const;
+  // After a handler that threw: frees the key, or, when the request wrote,
+  // ends its lease so a repeat learns at once that it will not run again.
+  void abandon(const Claim& claim) const;
 
   rapport::Database& db_;
   const rapport::SecretBox& box_;

@@ -6,7 +6,7 @@
 #include "log/Log.h"
 #include "metrics/Metrics.h"
 #include "storage/ErrorMapping.h"
-#include "storage/FirstTransactionCheck.h"
+#include "storage/RequestTransactions.h"
 #include "storage/SqlScanner.h"
 #include "storage/SqlTransaction.h"
 
@@ -112,12 +112,14 @@ void SqlDatabaseImpl::transaction(const std::string& companyId,
   // PostgreSQL breaks a deadlock (or a serialization failure) by aborting
   // one of the transactions; it rolled back whole, so it runs again, a few
   // times. SQLite has one writer and never needs it.
-  // A request's first transaction starts with the request's check
-  // (FirstTransactionCheck.h), on every attempt.
-  FirstTransactionCheck::Check check = FirstTransactionCheck::take();
-  const std::function<void(Tx&)> work = !check ? fn : [&](Tx& tx) {
-    check(tx);
+  // The request's hooks (RequestTransactions.h) run in every attempt: its
+  // check before the work of its first transaction, its fence after the
+  // work of each.
+  const RequestTransactions::Hooks hooks = RequestTransactions::forNextTransaction();
+  const std::function<void(Tx&)> work = !hooks.first && !hooks.beforeCommit ? fn : [&](Tx& tx) {
+    if (hooks.first) hooks.first(tx);
     fn(tx);
+    if (hooks.beforeCommit) hooks.beforeCommit(tx);
   };
   for (int attempt = 1;; ++attempt) {
     try {

@@ -59,6 +59,7 @@ class IdempotencyTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testErrorsAreNotKept);
   CPPUNIT_TEST(testKeysBelongToTheUser);
   CPPUNIT_TEST(testRunningKeyIs409ThenTakenOverAfterItsLease);
+  CPPUNIT_TEST(testAKeyWhoseRequestWroteIsNeverRunAgain);
   CPPUNIT_TEST(testExpiredKeyRunsAgain);
   CPPUNIT_TEST(testIdenticalRequestsAtOnceCreateOneRecord);
   CPPUNIT_TEST(testMalformedKeysAre400);
@@ -150,6 +151,32 @@ class IdempotencyTest : public CppUnit::TestFixture {
     E2E_ASSERT_DATA(201, taken);
     CPPUNIT_ASSERT(!taken.hasHeader("Idempotent-Replayed"));
     CPPUNIT_ASSERT_EQUAL(std::string("done"), keyRow(crmServer(), "k-4", "state"));
+  }
+
+  // What an instance killed between its COMMIT and keeping the answer
+  // leaves: a "written" key. Repeats wait for its lease, then are told the
+  // request made changes; none runs it a second time.
+  void testAKeyWhoseRequestWroteIsNeverRunAgain() {
+    HttpClient client(crmServer().port());
+    const Account account = registerUser(client, "idem-written");
+    const Json body = Json::object({{"name", "Ada"}});
+    E2E_ASSERT_DATA(201, client.post("/v1/crm/contacts", body, keyed(account, "k-8")));
+    alterKey(crmServer(), "k-8",
+             "state = 'written', holder = 'dead', response_sealed = NULL, lease_until = " +
+                 std::to_string((unixNow() + 3600) * 1'000'000));
+    const HttpResult held = client.post("/v1/crm/contacts", body, keyed(account, "k-8"));
+    E2E_ASSERT_ERROR(409, held);
+    CPPUNIT_ASSERT_EQUAL(std::string("1"), held.header("Retry-After"));
+    alterKey(crmServer(), "k-8", "lease_until = 1");
+    const HttpResult lost = client.post("/v1/crm/contacts", body, keyed(account, "k-8"));
+    const Json error = E2E_ASSERT_ERROR(409, lost);
+    CPPUNIT_ASSERT_EQUAL(std::string("A request with this Idempotency-Key made changes but its "
+                                     "answer was not kept (the server stopped). It will not run "
+                                     "again: read the records to see what it changed, or use a "
+                                     "new key for a new request."),
+                         error["message"].asString());
+    CPPUNIT_ASSERT(!lost.hasHeader("Retry-After"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1), contactCount(client, account));
   }
 
   void testExpiredKeyRunsAgain() {
