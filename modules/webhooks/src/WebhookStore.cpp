@@ -98,16 +98,32 @@ bool remove(Tx& tx, const std::string& id) {
   return removed;
 }
 
+// PostgreSQL: an enable with backfill (health/EnableRoute) holds the
+// webhook's row from its first statement and reads the event log after.
+// Were this a plain read, an event whose transaction overlaps the enable
+// would be missed by both: this read sees the webhook still inactive, and
+// the backfill reads the log before the event commits. Locking the row FOR
+// SHARE (which waits for the enable's lock, and the enable for it) makes
+// them take turns: either this waits for the enable's commit and then sees
+// the webhook active, or the enable waits for this transaction's commit and
+// its backfill reads the event. is_active is therefore not in the WHERE: a
+// row the snapshot shows inactive would be skipped without waiting.
+// Share locks do not conflict with each other, so emitters never wait for
+// one another. SQLite serialises writers: a plain read is enough.
 std::vector<std::string> subscribedActive(Tx& tx, const std::string& event) {
-  const Result rows = tx.query(
-      "SELECT s.webhook_id AS webhook_id FROM webhook_subscriptions s "
-      "JOIN webhooks w ON w.company_id = s.company_id AND w.id = s.webhook_id "
-      "WHERE s.company_id = ? AND s.event = ? AND w.is_active = ? "
-      "ORDER BY s.webhook_id",
-      {tx.companyId(), event, true});
+  const bool postgres = tx.dialect() == Dialect::PostgreSQL;
+  const Result rows =
+      tx.query(std::string("SELECT s.webhook_id AS webhook_id, w.is_active AS is_active "
+                           "FROM webhook_subscriptions s "
+                           "JOIN webhooks w ON w.company_id = s.company_id AND w.id = s.webhook_id "
+                           "WHERE s.company_id = ? AND s.event = ? ORDER BY s.webhook_id") +
+                   (postgres ? " FOR SHARE OF w" : ""),
+               {tx.companyId(), event});
   std::vector<std::string> ids;
   ids.reserve(rows.size());
-  for (const Row& row : rows) ids.push_back(row.str("webhook_id"));
+  for (const Row& row : rows) {
+    if (row.flag("is_active")) ids.push_back(row.str("webhook_id"));
+  }
   return ids;
 }
 

@@ -59,7 +59,10 @@ void updateSecret(Tx& tx, const std::string& id, const std::string& sealedSecret
 bool remove(Tx& tx, const std::string& id);
 
 // The ids of tx's tenant's active webhooks subscribed to `event`: the
-// fan-out's one indexed read.
+// fan-out's one indexed read. On PostgreSQL it locks every subscribed
+// webhook FOR SHARE until tx ends, active or not, and reads is_active after
+// the lock, so an enable and an emitting transaction take turns (see the
+// definition); a delete or an update of the webhook waits for tx.
 std::vector<std::string> subscribedActive(Tx& tx, const std::string& event);
 
 // API sort fields of the list and their columns; the default is newest first.

@@ -2,6 +2,9 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -39,6 +42,7 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testConcurrentClaimsNeverTakeADeliveryTwice);
   CPPUNIT_TEST(testPauseResumeAndDelete);
   CPPUNIT_TEST(testPurgeAndAbandonedPings);
+  CPPUNIT_TEST(testAnEmitterWaitsForAnEnableAndSeesIt);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -306,6 +310,48 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
         db().query("SELECT id FROM webhook_deliveries WHERE company_id = ?", {tenant_}).empty());
   }
 
+  // The backfill race (WebhookStore.cpp subscribedActive): an enable holds
+  // the webhook's row, uncommitted, while a transaction emits an event the
+  // webhook subscribes to. The emitter's fan-out must wait for the enable
+  // and then see the webhook active; a plain read would see it inactive,
+  // and the enable's backfill, which read the log before, would miss the
+  // event too. SQLite serialises writers: the race cannot happen there.
+  void testAnEmitterWaitsForAnEnableAndSeesIt() {
+    if (!rapport::test::onPostgres()) return;
+    const std::string webhook = createWebhook(false);
+    std::promise<void> enabledPromise;
+    std::promise<void> releasePromise;
+    std::shared_future<void> release = releasePromise.get_future().share();
+    std::thread enable([&] {
+      db().transaction(tenant_, [&](rapport::Tx& tx) {
+        tx.exec("UPDATE webhooks SET is_active = ? WHERE company_id = ? AND id = ?",
+                {true, tenant_, webhook});
+        enabledPromise.set_value();
+        release.wait();
+      });
+    });
+    enabledPromise.get_future().wait();
+    std::atomic<bool> emitted{false};
+    std::vector<std::string> seen;
+    std::thread emitter([&] {
+      db().transaction(tenant_, [&](rapport::Tx& tx) {
+        seen = webhook_store::subscribedActive(tx, "crm.contact.created");
+      });
+      emitted = true;
+    });
+    // Until the emitter either waits for the enable's lock or is done.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!emitted && !emitterWaitsForALock() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    const bool waited = !emitted;
+    releasePromise.set_value();
+    enable.join();
+    emitter.join();
+    CPPUNIT_ASSERT_MESSAGE("the fan-out did not wait for the enable", waited);
+    CPPUNIT_ASSERT(seen == std::vector<std::string>{webhook});
+  }
+
   void testPurgeAndAbandonedPings() {
     const std::int64_t now = rapport::nowMicros();
     const std::string webhook = createWebhook();
@@ -334,6 +380,14 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
   }
 
  private:
+  // PostgreSQL: whether a session of this database waits for a row lock.
+  static bool emitterWaitsForALock() {
+    return !db().query(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock'")
+                .empty();
+  }
+
   std::string tenant_;
 };
 
