@@ -9,10 +9,8 @@
 
 #include "events/EventBus.h"
 #include "events/EventLogReader.h"
-#include "host_migrations.gen.h"
 #include "log/RequestScope.h"
-#include "storage/Migrator.h"
-#include "storage/StorageTestSupport.h"
+#include "storage/HostDatabase.h"
 
 using rapport::EventPage;
 using rapport::EventQuery;
@@ -36,8 +34,7 @@ class EventLogReaderTest : public CppUnit::TestFixture {
 
  public:
   void setUp() override {
-    db_ = rapport::test::storage::openDatabase();
-    rapport::host::Migrator(*db_).apply({{"host", rapport_generated::host::migrations()}});
+    db_ = rapport::test::storage::openWithHostMigrations();
     bus_ = std::make_unique<EventBus>();
     bus_->declare({"crm.note.created", "A note is created.", "notes"});
     bus_->declare({"crm.note.deleted", "A note is deleted.", "notes"});

@@ -6,14 +6,12 @@
 #include <memory>
 #include <string>
 
-#include "host_migrations.gen.h"
 #include "idempotency/IdempotencyKeys.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "secrets/SecretBox.h"
-#include "storage/Migrator.h"
+#include "storage/HostDatabase.h"
 #include "storage/RequestTransactions.h"
-#include "storage/StorageTestSupport.h"
 
 using rapport::Json;
 using rapport::Tx;
@@ -66,8 +64,7 @@ class IdempotencyFenceTest : public CppUnit::TestFixture {
 
  public:
   void setUp() override {
-    db_ = rapport::test::storage::openDatabase();
-    rapport::host::Migrator(*db_).apply({{"host", rapport_generated::host::migrations()}});
+    db_ = rapport::test::storage::openWithHostMigrations();
     db_->exec("CREATE TABLE notes (id TEXT PRIMARY KEY)");
     box_ = std::make_unique<rapport::host::AesGcmSecretBox>(std::string(32, 'k'));
     keys_ = std::make_unique<IdempotencyKeys>(*db_, *box_, rapport::host::IdempotencyOptions{});
