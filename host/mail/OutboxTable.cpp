@@ -41,13 +41,16 @@ bool anyDue(rapport::Queryable& q, std::int64_t now) {
 
 std::optional<ClaimedMail> claimNext(rapport::Database& db, const std::string& holder,
                                      std::int64_t now, std::int64_t leaseUntil) {
-  // The outer condition repeats the inner one: on PostgreSQL a row another
-  // sender claimed and committed meanwhile no longer qualifies.
+  // A scalar subquery runs once (PostgreSQL: an InitPlan); "id IN (...
+  // LIMIT 1)" may be run again for each outer row, each run locking and
+  // taking another row. The outer condition repeats the inner one: on
+  // PostgreSQL a row another sender claimed and committed meanwhile no
+  // longer qualifies.
   const std::string lock =
       db.dialect() == rapport::Dialect::PostgreSQL ? " FOR UPDATE SKIP LOCKED" : "";
   const rapport::Result rows = db.query(
       std::string("UPDATE mail_outbox SET state = 'sending', holder = ?, lease_until = ?, "
-                  "attempts = attempts + 1 WHERE id IN (SELECT id FROM mail_outbox WHERE ") +
+                  "attempts = attempts + 1 WHERE id = (SELECT id FROM mail_outbox WHERE ") +
           kDue + " ORDER BY due_at, created_at, id LIMIT 1" + lock + ") AND " + kDue +
           " RETURNING id, purpose, to_domain, message_sealed, attempts",
       {holder, leaseUntil, now, now, now, now});

@@ -7,9 +7,9 @@
 //
 // Every write after the claim is guarded by the sender's holder id, so a
 // sender whose lease ran out and was taken over changes nothing. The
-// statements use "?" on both engines; the claim adds FOR UPDATE SKIP LOCKED
-// on PostgreSQL (instances never take the same row); on SQLite the single
-// UPDATE ... RETURNING is atomic (its writers take turns).
+// statements use "?" on both engines; the claim's scalar subquery adds FOR
+// UPDATE SKIP LOCKED on PostgreSQL (instances never take the same row); on
+// SQLite the single UPDATE ... RETURNING is atomic (its writers take turns).
 #pragma once
 
 #include <cstdint>
