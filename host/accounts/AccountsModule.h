@@ -25,7 +25,7 @@
 //   PasswordHasher hasher(options.argon2);
 //   TokenService tokens(db, options.tokenOptions());   // also the Authenticator
 //   RevocationListener notices(conninfo, tokens);       // PostgreSQL: start() before serving
-//   auto mailer = mail::MailService::fromConfig(config);  // started before serving
+//   auto mailer = mail::MailService::fromConfig(config, db, box);  // its sendJob() runs
 //   AccountsModule accounts(options, tokens, hasher, *mailer);  // login attempts in memory
 // or, when several instances share the login throttle, with a shared
 // AttemptLog as fourth argument. Everything passed in must outlive the module.

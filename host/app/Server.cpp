@@ -122,7 +122,10 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
     revocations_ = std::make_unique<accounts::RevocationListener>(
         parseDatabaseUrl(settings.getString("database.url", "")).connectionString, *tokens_);
   }
-  mail_ = mail::MailService::fromConfig(settings);
+  // The outbox table's sender, on every instance (docs/mail.md).
+  mail_ = mail::MailService::fromConfig(settings, *db_, *secrets_);
+  mail_->wakeWith(jobs_.add(mail_->sendJob()));
+  jobs_.add(mail_->purgeJob());
   ownerNotices_ = std::make_unique<mail::OwnerNotices>(*db_, *mail_);
   // Failed logins are kept in a sliding-window log (what the fixed-window
   // request limit cannot express), in memory or shared through redis.
@@ -182,7 +185,6 @@ RawResponse Server::handle(const RawRequest& request) const {
 }
 
 void Server::startServing(bool listen) {
-  mail_->start();  // before anything that can send
   accounts_->start();
   accountsStarted_ = true;
   try {
@@ -250,8 +252,6 @@ void Server::stop() {
   if (revocations_) revocations_->stop();
   jobs_.stop();
   stopModules();
-  // Nothing sends any more: deliver what is queued (a few seconds at most).
-  if (mail_) mail_->stop();
   // Drop every function object that came from a module before the modules
   // (and their libraries) are destroyed.
   router_.clear();

@@ -105,7 +105,8 @@ class Server {
   RateLimitStores rateLimits_;
   TrustedProxies trustedProxies_;  // server.trusted_proxies
   std::unique_ptr<VersionPolicy> versions_;
-  // Before accounts_, which holds a reference to it.
+  // Before accounts_, which holds a reference to it. Its sender is a job of
+  // jobs_; what is queued stays in the database across a stop.
   std::unique_ptr<mail::MailService> mail_;
   // Host::notifyOwners for every module (after mail_, which it sends through).
   std::unique_ptr<mail::OwnerNotices> ownerNotices_;

@@ -127,6 +127,8 @@ std::vector<SettingInfo> buildKnown() {
        "extra trusted CA (PEM) for the SMTP server's certificate (system store otherwise)"},
       {"mail.smtp.timeout", "10", "seconds for the SMTP connect and each read or write"},
       {"mail.queue_size", "1000", "mails waiting to be sent at most (further ones are dropped)"},
+      {"mail.retry_schedule", "0,30,120,600,1800",
+       "seconds before each attempt of a mail (the first is the first try)"},
       {"mail.from", "no-reply@localhost", "sender address"},
       {"events.retention_days", "30", "days the event log keeps an event"},
       {"idempotency.keep_hours", "24",

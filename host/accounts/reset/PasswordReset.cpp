@@ -86,14 +86,15 @@ bool PasswordReset::sendReset(const std::string& emailLower) {
     row.expiresAt = now + options_.tokenTtl * kMicrosPerSecond;
     tokens::deleteForUser(tx, user->id);
     tokens::insert(tx, row);
+    // The token and its mail are one write: a crash cannot keep one alone.
+    ctx_.mailer.send(
+        tx, mail::compose(resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl)));
     issued = true;
   });
   if (!issued) {
     ctx_.log.info("password reset not sent: one was sent recently user_id=" + user->id);
     return false;
   }
-  ctx_.mailer.send(
-      mail::compose(resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl)));
   ctx_.log.info("password reset mail queued user_id=" + user->id);
   return true;
 }
