@@ -133,8 +133,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
                                                          *mail_, *rateLimits_.attempts);
   setUpModule(*accounts_, "accounts");
   // GET /v1/events: a host route, described under the tag "events".
-  ModuleRegistry eventsRegistry("events",
-                                HostParts{router_, events_, records_, jobs_, *schemas_, db_.get()});
+  ModuleRegistry eventsRegistry("events", HostParts{router_, events_, records_, jobs_, *schemas_,
+                                                    db_.get(), &moduleMetrics_});
   registerEventsRoute(eventsRegistry, *db_, events_, eventLog_);
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
   conditions_ =
@@ -150,7 +150,8 @@ Server::~Server() {
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
   auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_,
                                                  *secrets_, *ownerNotices_, eventLog_);
-  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_, *schemas_, db_.get()});
+  ModuleRegistry registry(
+      name, HostParts{router_, events_, records_, jobs_, *schemas_, db_.get(), &moduleMetrics_});
   try {
     module.setup(*services, registry);
   } catch (const std::exception& e) {
@@ -220,7 +221,7 @@ void Server::startServing(bool listen) {
       http_ = std::make_unique<HttpServer>(std::move(options), *pipeline_);
       http_->start();
       metrics_ = metrics::Exporter::start(settings_.get("metrics.listen"), &http_->stats(),
-                                          enabled_.count("webhooks") ? db_.get() : nullptr);
+                                          &moduleMetrics_);
     }
   } catch (...) {
     // The modules already started hold threads, connections or files: they

@@ -5,6 +5,7 @@
 // transaction, through the Deliverer.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "delivery/Attempt.h"
@@ -23,6 +24,8 @@ class WebhooksRoutes {
   void setGuard(std::unique_ptr<TargetGuard> guard) { guard_ = std::move(guard); }
   // The delivery job's handle: a resumed webhook wakes the workers.
   void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
+  // webhooks.rotation_overlap: how long a rotated-away secret still signs.
+  void setRotationOverlap(std::chrono::seconds overlap) { rotationOverlap_ = overlap; }
 
   // GET /webhooks/events (any member)
   Response eventTypes(const Request& request);
@@ -57,6 +60,7 @@ class WebhooksRoutes {
   Deliverer& deliverer_;
   std::unique_ptr<TargetGuard> guard_;
   JobHandle workers_;
+  std::chrono::seconds rotationOverlap_{0};
 };
 
 }  // namespace rapport::webhooks

@@ -86,6 +86,8 @@ std::string storableText(std::string_view bytes, std::size_t maxBytes) {
 struct Deliverer::Target {
   std::string url;
   std::optional<std::string> secret;  // none when the sealed secret cannot be opened
+  // The secret a rotation replaced, while its overlap lasts (a second v1).
+  std::optional<std::string> previousSecret;
   bool active = true;
 };
 
@@ -106,9 +108,23 @@ Lease Deliverer::newLease(std::int64_t now) const {
 }
 
 std::optional<Deliverer::Target> Deliverer::loadTarget(const ClaimedDelivery& d) {
-  const auto stored = webhook_store::target(host_.db(), d.companyId, d.webhookId);
+  const auto stored = webhook_store::target(host_.db(), d.companyId, d.webhookId, nowMicros());
   if (!stored) return std::nullopt;
-  Target target{.url = stored->url, .secret = std::nullopt, .active = stored->active};
+  Target target{.url = stored->url,
+                .secret = std::nullopt,
+                .previousSecret = std::nullopt,
+                .active = stored->active};
+  if (stored->sealedPreviousSecret) {
+    // A rotation's overlap. A previous secret sealed under an older server
+    // key (the key changed, then the secret was rotated) no longer opens:
+    // the attempt is signed with the new secret alone.
+    try {
+      target.previousSecret =
+          host_.secrets().open(*stored->sealedPreviousSecret, "webhook:" + d.webhookId);
+    } catch (const std::exception&) {
+      target.previousSecret = std::nullopt;
+    }
+  }
   try {
     target.secret = host_.secrets().open(stored->sealedSecret, "webhook:" + d.webhookId);
   } catch (const std::exception& e) {
@@ -189,7 +205,8 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
                               .deliveryId = d.id,
                               .event = d.event,
                               .body = d.payload,
-                              .secret = *target->secret});
+                              .secret = *target->secret,
+                              .previousSecret = target->previousSecret});
     } else {
       result.attemptedAt = nowMicros();
       result.error = "the webhook's secret cannot be opened with this server's key";

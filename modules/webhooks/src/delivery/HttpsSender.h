@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "delivery/TargetGuard.h"
@@ -34,6 +35,8 @@ struct AttemptRequest {
   std::string event;       // X-Service-Event
   std::string body;        // the envelope, exactly as stored
   std::string secret;      // the whole secret (HMAC key)
+  // The secret a rotation replaced, while its overlap lasts: a second v1.
+  std::optional<std::string> previousSecret = std::nullopt;
 };
 
 struct AttemptResult {

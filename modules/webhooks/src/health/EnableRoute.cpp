@@ -30,12 +30,14 @@ bool ownNotice(const Event& event, const std::string& webhookId) {
 // One delivery per event of the webhook's types recorded at or after
 // `since`, but its own webhook.disabled notice.
 Redelivered backfill(Tx& tx, const EventLog& log, const std::string& webhookId,
-                     const std::vector<std::string>& types, std::int64_t since, std::int64_t now) {
+                     const std::vector<std::string>& types, std::int64_t since, std::int64_t now,
+                     std::size_t maxPayloadBytes) {
   return redeliver(
       tx, log, webhookId,
       {.query = {.afterSequence = 0, .since = since, .types = types, .limit = kLogPage},
        .due = now,
-       .skip = [&](const Event& event) { return ownNotice(event, webhookId); }});
+       .skip = [&](const Event& event) { return ownNotice(event, webhookId); },
+       .maxPayloadBytes = maxPayloadBytes});
 }
 
 }  // namespace
@@ -69,7 +71,9 @@ Response EnableRoute::operator()(const Request& request) const {
     webhook_store::update(tx, id, stored, stored.events, std::nullopt, now);
     health_store::markHealthy(tx, id);
     delivery_store::resume(tx, id, now);
-    if (wantBackfill) done = backfill(tx, host_.eventLog(), id, stored.events, since, now);
+    if (wantBackfill) {
+      done = backfill(tx, host_.eventLog(), id, stored.events, since, now, maxPayloadBytes_);
+    }
     webhook = webhookJson(*webhook_store::find(tx, tx.companyId(), id));
     enabled = true;
     tx.afterCommit([workers = workers_] {

@@ -18,7 +18,8 @@ Redelivered redeliver(Tx& tx, const EventLog& log, const std::string& webhookId,
         done.overCap = true;
         return done;
       }
-      delivery_store::insert(tx, eventDelivery(webhookId, logged.event, plan.due + done.count));
+      delivery_store::insert(
+          tx, eventDelivery(webhookId, logged.event, plan.due + done.count, plan.maxPayloadBytes));
       ++done.count;
       if (!done.from) done.from = logged.sequence;
       done.to = logged.sequence;
