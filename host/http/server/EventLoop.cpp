@@ -3,7 +3,7 @@
 #include <chrono>
 #include <iterator>
 
-#include "http/server/Connection.h"
+#include "http/server/ClientConnection.h"
 
 namespace rapport::host {
 namespace {
@@ -36,7 +36,7 @@ void EventLoop::stop() {
   connections_.clear();
 }
 
-void EventLoop::track(const std::shared_ptr<Connection>& connection,
+void EventLoop::track(const std::shared_ptr<ClientConnection>& connection,
                       std::chrono::steady_clock::time_point activeAt) {
   connection->lastActive = activeAt;
   // From the most recent end: a connection is rarely older than more than
@@ -49,13 +49,13 @@ void EventLoop::track(const std::shared_ptr<Connection>& connection,
   connection->listed = true;
 }
 
-void EventLoop::touch(Connection& connection) {
+void EventLoop::touch(ClientConnection& connection) {
   connection.lastActive = std::chrono::steady_clock::now();
   if (!connection.listed) return;
   connections_.splice(connections_.end(), connections_, connection.position);
 }
 
-void EventLoop::untrack(Connection& connection) {
+void EventLoop::untrack(ClientConnection& connection) {
   if (!connection.listed) return;
   connection.listed = false;
   // Last: the list may hold the only reference.
@@ -66,7 +66,7 @@ void EventLoop::untrack(Connection& connection) {
 bool EventLoop::shedOne() {
   for (const auto& listed : connections_) {
     if (!listed->held() && listed->sheddable()) {
-      const std::shared_ptr<Connection> connection = listed;  // close() unlists it
+      const std::shared_ptr<ClientConnection> connection = listed;  // close() unlists it
       connection->close();
       return true;
     }
@@ -77,7 +77,7 @@ bool EventLoop::shedOne() {
 void EventLoop::closeIdle() {
   for (auto it = connections_.begin(); it != connections_.end();) {
     // close() unlists the connection: step first.
-    const std::shared_ptr<Connection> connection = *it++;
+    const std::shared_ptr<ClientConnection> connection = *it++;
     if (!connection->held()) connection->closeIfWaiting();
   }
 }
@@ -92,12 +92,12 @@ void EventLoop::scheduleSweep() {
 }
 
 void EventLoop::sweep() {
-  const auto now = Connection::Clock::now();
+  const auto now = ClientConnection::Clock::now();
   for (auto it = connections_.begin(); it != connections_.end();) {
     // onDeadline may unlist the connection (close, or a 408 handed to a
     // worker): step first. It touches no other connection.
     const auto current = it++;
-    const std::shared_ptr<Connection> connection = *current;
+    const std::shared_ptr<ClientConnection> connection = *current;
     if (!connection->held() && connection->deadline() <= now) connection->onDeadline(now);
   }
 }

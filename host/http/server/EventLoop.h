@@ -21,7 +21,7 @@
 
 namespace rapport::host {
 
-class Connection;
+class ClientConnection;
 struct ServerContext;
 
 class EventLoop {
@@ -43,17 +43,17 @@ class EventLoop {
   // Loop thread only. Lists `connection` as last active at `activeAt`
   // (now, or when a worker wrote its answer: the hand-back may come after
   // other connections' activity), keeping the list in activity order.
-  void track(const std::shared_ptr<Connection>& connection,
+  void track(const std::shared_ptr<ClientConnection>& connection,
              std::chrono::steady_clock::time_point activeAt);
   // Loop thread only. Active now: moves it to the most recently active end.
-  void touch(Connection& connection);
+  void touch(ClientConnection& connection);
   // Loop thread only. Unlists it (handed to a worker, or closed).
-  void untrack(Connection& connection);
+  void untrack(ClientConnection& connection);
   // Loop thread only. Closes the least recently active sheddable
   // connection; false when there is none.
   bool shedOne();
   // Loop thread only. For the server's stop: closes every connection that
-  // waits for a request (Connection::closeIfWaiting).
+  // waits for a request (ClientConnection::closeIfWaiting).
   void closeIdle();
 
  private:
@@ -64,9 +64,9 @@ class EventLoop {
   boost::asio::io_context context_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   boost::asio::steady_timer sweepTimer_;
-  // Least recently active first, held ones (Connection::held) included and
+  // Least recently active first, held ones (ClientConnection::held) included and
   // skipped.
-  std::list<std::shared_ptr<Connection>> connections_;
+  std::list<std::shared_ptr<ClientConnection>> connections_;
   std::thread thread_;
 };
 

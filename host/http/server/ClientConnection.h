@@ -42,7 +42,7 @@ namespace rapport::host {
 class EventLoop;
 struct ServerContext;
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
  public:
   using Clock = std::chrono::steady_clock;
   using Socket = boost::asio::ip::tcp::socket;
@@ -50,10 +50,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // `address`: the client's; `addressCounted`: counted in
   // ServerContext::addresses (close() forgets it). Counted in the
   // server's open connections by its creator (close() uncounts it).
-  Connection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
-             bool addressCounted);
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
+  ClientConnection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
+                   bool addressCounted);
+  ClientConnection(const ClientConnection&) = delete;
+  ClientConnection& operator=(const ClientConnection&) = delete;
 
   // I/O thread. Starts waiting for the first request; the header time-out
   // runs from now.
@@ -79,7 +79,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool held() const { return holder_.load(std::memory_order_acquire) != 0; }
 
   // The loop's list position and order (EventLoop only).
-  std::list<std::shared_ptr<Connection>>::iterator position;
+  std::list<std::shared_ptr<ClientConnection>>::iterator position;
   bool listed = false;
   Clock::time_point lastActive;
 
