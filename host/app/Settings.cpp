@@ -53,11 +53,14 @@ std::vector<SettingInfo> buildKnown() {
       {"server.keep_alive_timeout", "5", "seconds an idle keep-alive connection stays open"},
       {"server.header_timeout", "10",
        "seconds for a whole request head (from the accept, or from its first byte); 408"},
-      {"server.body_timeout", "10", "seconds of silence allowed while a body arrives; 408"},
+      {"server.body_timeout", "10",
+       "seconds for a whole request body (from the end of its head), however steadily it "
+       "arrives; 408"},
       {"server.send_timeout", "10",
        "seconds a client may leave an answer unread before the connection closes"},
       {"server.max_connections", "10000",
-       "open connections; beyond, the least recently active idle one closes (503 if none)"},
+       "open connections; beyond, the least recently active idle one closes, else the slowest "
+       "body (503 if neither)"},
       {"server.max_connections_per_address", "0",
        "open connections per client address (0: no cap); 503 beyond"},
       {"server.max_body_bytes", "1048576", "largest request body (413 above)"},

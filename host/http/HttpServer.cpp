@@ -188,7 +188,6 @@ void HttpServer::welcome(EventLoop& loop, tcp::socket socket) {
           serviceUnavailable("The server has too many connections. Try again shortly."));
       return;
     }
-    ++stats_.shed;
   }
   connection->start();
 }

@@ -24,6 +24,9 @@ constexpr std::size_t kKeptCapacity = 64 * 1024;
 constexpr auto kLingerTime = std::chrono::seconds(2);
 constexpr std::size_t kLingerBytes = 64 * 1024 * 1024;
 constexpr std::size_t kLingerReadSize = 16 * 1024;
+// A body is judged by its pace (shedding the slowest under pressure) only
+// once it has arrived for this long.
+constexpr auto kBodyJudgedAfter = std::chrono::seconds(1);
 
 bool wouldBlock(const boost::system::error_code& error) {
   return error == boost::asio::error::would_block || error == boost::asio::error::try_again;
@@ -76,6 +79,26 @@ bool ClientConnection::sheddable() const {
   return phase_ == Phase::Waiting || phase_ == Phase::Head || phase_ == Phase::Lingering;
 }
 
+std::optional<ClientConnection::BodyPace> ClientConnection::bodyPace(Clock::time_point now) const {
+  if (phase_ != Phase::Body || now - bodyStart_ < kBodyJudgedAfter) return std::nullopt;
+  return BodyPace{bodyBytes_, now - bodyStart_};
+}
+
+// The head is whole: the body's one deadline runs from now, whatever
+// arrives meanwhile (a client sending a byte now and then must not hold
+// the connection for ever). Bytes that came with the head count as its
+// first progress.
+void ClientConnection::beginBody() {
+  phase_ = Phase::Body;
+  bodyStart_ = Clock::now();
+  bodyBytes_ = in_.size() - inStart_;
+  deadline_ = bodyDeadline();
+}
+
+ClientConnection::Clock::time_point ClientConnection::bodyDeadline() const {
+  return bodyStart_ + server_.limits.body;
+}
+
 // ---- Reading a request (I/O thread) ----
 
 void ClientConnection::readSome() {
@@ -109,6 +132,7 @@ void ClientConnection::onRead(const boost::system::error_code& error, std::size_
     return;
   }
   if (bytes > 0) loop_.touch(*this);
+  if (phase_ == Phase::Body) bodyBytes_ += bytes;
   process(clientEnded_);
 }
 
@@ -127,8 +151,7 @@ void ClientConnection::process(bool ended) {
       break;
   }
   if (reader_.readingBody()) {
-    // Each read that brought bytes restarts the body's clock.
-    setPhase(Phase::Body, server_.limits.body);
+    if (phase_ != Phase::Body) beginBody();
   } else if (reader_.started() && phase_ == Phase::Waiting) {
     // The head's clock: from the accept for a first request, from its
     // first byte for later ones.
@@ -293,7 +316,9 @@ void ClientConnection::sent() {
   outSent_ = 0;
   switch (then_) {
     case Then::ReadBody:
-      setPhase(Phase::Body, server_.limits.body);
+      // The body's clock kept running while the interim answer went out.
+      phase_ = Phase::Body;
+      deadline_ = bodyDeadline();
       readSome();
       return;
     case Then::ReadRequest:

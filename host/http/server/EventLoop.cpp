@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "http/server/ClientConnection.h"
+#include "http/server/ServerContext.h"
 
 namespace rapport::host {
 namespace {
@@ -68,10 +69,38 @@ bool EventLoop::shedOne() {
     if (!listed->held() && listed->sheddable()) {
       const std::shared_ptr<ClientConnection> connection = listed;  // close() unlists it
       connection->close();
+      ++server_.stats.shed;
       return true;
     }
   }
-  return false;
+  return shedSlowestBody();
+}
+
+// Nothing idle to close: the body arriving at the lowest average pace goes
+// (equal paces: the one arriving for longest). A slowloris trickling bodies
+// over many connections is paced far below any real upload, so its
+// connections go first, and each one costs it a new connection and head.
+bool EventLoop::shedSlowestBody() {
+  const auto now = ClientConnection::Clock::now();
+  std::shared_ptr<ClientConnection> slowest;
+  double slowestRate = 0;
+  ClientConnection::Clock::duration slowestElapsed{};
+  for (const auto& listed : connections_) {
+    if (listed->held()) continue;
+    const auto pace = listed->bodyPace(now);
+    if (!pace) continue;
+    const double rate =
+        static_cast<double>(pace->bytes) / std::chrono::duration<double>(pace->elapsed).count();
+    if (!slowest || rate < slowestRate || (rate == slowestRate && pace->elapsed > slowestElapsed)) {
+      slowest = listed;
+      slowestRate = rate;
+      slowestElapsed = pace->elapsed;
+    }
+  }
+  if (!slowest) return false;
+  slowest->close();
+  ++server_.stats.shedSlowBodies;
+  return true;
 }
 
 void EventLoop::closeIdle() {

@@ -2,8 +2,8 @@
 // writes for the connections it owns, and a sweep that applies their
 // deadlines four times a second. The loop keeps its connections in a list
 // ordered by last activity, least recent first: that order is the one in
-// which connections are shed when max_connections is reached, and the
-// sweep walks it.
+// which idle connections are shed when max_connections is reached (then,
+// when none is idle, the slowest body: shedOne()), and the sweep walks it.
 //
 // Threading: start() and stop() from the owning HttpServer; the list
 // functions only on this loop's thread (connections call them from their
@@ -49,14 +49,18 @@ class EventLoop {
   void touch(ClientConnection& connection);
   // Loop thread only. Unlists it (handed to a worker, or closed).
   void untrack(ClientConnection& connection);
-  // Loop thread only. Closes the least recently active sheddable
-  // connection; false when there is none.
+  // Loop thread only. Makes room for a new connection: closes the least
+  // recently active connection waiting for its client (idle, or receiving
+  // a head) or, when there is none, the one receiving a body at the lowest
+  // pace (ClientConnection::bodyPace); counts it (ConnectionStats::shed,
+  // shedSlowBodies). False when there is nothing to close.
   bool shedOne();
   // Loop thread only. For the server's stop: closes every connection that
   // waits for a request (ClientConnection::closeIfWaiting).
   void closeIdle();
 
  private:
+  bool shedSlowestBody();
   void scheduleSweep();
   void sweep();
 
