@@ -117,6 +117,9 @@ std::vector<SettingInfo> buildKnown() {
       {"ratelimit.window", "60", "rate-limit window, seconds"},
       {"ratelimit.store", "memory",
        "memory (one instance) or redis (rate limits and login throttle shared through redis.url)"},
+      {"ratelimit.on_store_error", "deny_auth",
+       "when the store cannot count (redis down): allow, deny (503), or deny_auth (503 on the "
+       "public /v1/auth/ routes but refresh, served elsewhere)"},
       {"redis.url", "redis://127.0.0.1:6379",
        "redis://[:password@]host:port[/db] of the shared store (ratelimit.store=redis)"},
       {"mail.outbox", "data/outbox", "folder for .eml files when no SMTP host is set"},
