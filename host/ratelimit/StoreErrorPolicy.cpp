@@ -8,11 +8,11 @@
 namespace rapport::host {
 namespace {
 
-constexpr auto kWarningInterval = std::chrono::seconds(10);
+constexpr auto kStoreWarningInterval = std::chrono::seconds(10);
 constexpr std::string_view kAuthPrefix = "/v1/auth/";
-constexpr std::string_view kRefresh = "/v1/auth/refresh";
+constexpr std::string_view kRefreshRoute = "/v1/auth/refresh";
 
-std::int64_t ticksNow() {
+std::int64_t steadyTicks() {
   return std::chrono::steady_clock::now().time_since_epoch().count();
 }
 
@@ -43,7 +43,7 @@ std::string_view toString(OnStoreError mode) {
 }
 
 bool isAuthRoute(std::string_view pattern, bool isPublic) {
-  return isPublic && pattern.starts_with(kAuthPrefix) && pattern != kRefresh;
+  return isPublic && pattern.starts_with(kAuthPrefix) && pattern != kRefreshRoute;
 }
 
 bool StoreErrorPolicy::refuses(bool authRoute) const {
@@ -62,11 +62,11 @@ void StoreErrorPolicy::report(const std::string& error, bool refused) {
   failures_.fetch_add(1, std::memory_order_relaxed);
   if (refused) refusals_.fetch_add(1, std::memory_order_relaxed);
   std::int64_t due = nextWarning_.load(std::memory_order_relaxed);
-  const std::int64_t now = ticksNow();
+  const std::int64_t now = steadyTicks();
   if (now < due) return;
   const std::int64_t next =
-      now +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(kWarningInterval).count();
+      now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(kStoreWarningInterval)
+                .count();
   if (!nextWarning_.compare_exchange_strong(due, next)) return;
   log::warn("rate limit store failed",
             {{"error", error},

@@ -24,7 +24,7 @@ using Clock = RawConnection::Clock;
 
 namespace {
 
-constexpr auto kAnswerWithin = std::chrono::seconds(5);
+constexpr auto kBusyAnswerWithin = std::chrono::seconds(5);
 const std::string kHoldRequest = "GET /v1/gate/hold HTTP/1.1\r\nHost: x\r\n\r\n";
 // Far more than a loopback connection buffers (a few MiB at most).
 constexpr long long kLargeBytes = 32LL * 1024 * 1024;
@@ -73,7 +73,7 @@ class BusyTest : public CppUnit::TestFixture {
         [&] {
           for (std::size_t i = 0; i < others.size(); ++i) {
             if (refused[i] || !others[i]->readable(std::chrono::milliseconds(10))) continue;
-            const HttpResult answer = others[i]->readResponse(kAnswerWithin);
+            const HttpResult answer = others[i]->readResponse(kBusyAnswerWithin);
             CONNECTIONS_ASSERT_CLOSING_ERROR(503, answer);
             CPPUNIT_ASSERT_EQUAL(std::string("1"), answer.header("Retry-After"));
             refused[i] = true;
@@ -81,7 +81,7 @@ class BusyTest : public CppUnit::TestFixture {
           }
           return refusals == 2;
         },
-        kAnswerWithin);
+        kBusyAnswerWithin);
     CPPUNIT_ASSERT_MESSAGE("refused " + std::to_string(refusals) + " of 3", twoRefused);
     CPPUNIT_ASSERT_EQUAL(2.0, refusedFor(server, "max_queued"));
     std::size_t queued = 0;
@@ -90,8 +90,8 @@ class BusyTest : public CppUnit::TestFixture {
                            others[queued]->peek() == RawConnection::Peek::Open);
 
     gate.open();
-    E2E_ASSERT_DATA(200, held.readResponse(kAnswerWithin));
-    E2E_ASSERT_DATA(200, others[queued]->readResponse(kAnswerWithin));
+    E2E_ASSERT_DATA(200, held.readResponse(kBusyAnswerWithin));
+    E2E_ASSERT_DATA(200, others[queued]->readResponse(kBusyAnswerWithin));
     HttpClient client(server.port());
     E2E_ASSERT_DATA(200, client.get("/v1/versions"));
   }

@@ -19,11 +19,11 @@ using Clock = RawConnection::Clock;
 
 namespace {
 
-constexpr long long kBodyTimeoutMs = 2000;
+constexpr long long kWholeBodyTimeoutMs = 2000;
 // Latest acceptable 408 after the 2 s deadline (the sweep, a busy machine).
-constexpr long long kLateMs = 5000;
+constexpr long long kLate408Ms = 5000;
 // The pace of a slow client: a byte a second.
-constexpr auto kTrickle = std::chrono::seconds(1);
+constexpr auto kBytePace = std::chrono::seconds(1);
 // A login body announced as 100 bytes, of which a slow client sends a byte
 // at a time: 100 s at its pace.
 const std::string kSlowLoginHead =
@@ -46,7 +46,7 @@ class SlowBodyTest : public CppUnit::TestFixture {
     const auto headSent = Clock::now();
     int sent = 1;
     // A byte a second until the server speaks (or closes).
-    while (!connection.readable(kTrickle)) {
+    while (!connection.readable(kBytePace)) {
       CPPUNIT_ASSERT_MESSAGE("a byte a second for 10 s without an answer", sent < 10);
       if (!connection.trySend(" ")) break;
       ++sent;
@@ -55,7 +55,7 @@ class SlowBodyTest : public CppUnit::TestFixture {
     const long long took = millisecondsBetween(headSent, Clock::now());
     CONNECTIONS_ASSERT_CLOSING_ERROR(408, answer);
     CPPUNIT_ASSERT_MESSAGE("408 after " + std::to_string(took) + " ms",
-                           took >= kBodyTimeoutMs && took < kLateMs);
+                           took >= kWholeBodyTimeoutMs && took < kLate408Ms);
     CPPUNIT_ASSERT_MESSAGE("sent " + std::to_string(sent) + " bytes", sent >= 2);
     CONNECTIONS_ASSERT_CLOSED_SILENTLY(connection, std::chrono::seconds(3));
   }
@@ -91,7 +91,7 @@ class SlowBodyTest : public CppUnit::TestFixture {
       if (answer.status == 200 && shed > 0) break;
       if (answer.status != 200) CONNECTIONS_ASSERT_CLOSING_ERROR(503, answer);
       for (auto& connection : trickling) connection->trySend(" ");
-      std::this_thread::sleep_until(round + kTrickle);  // the clients' pace
+      std::this_thread::sleep_until(round + kBytePace);  // the clients' pace
     }
     E2E_ASSERT_DATA(200, answer);
     CPPUNIT_ASSERT_MESSAGE("shed " + std::to_string(shed) + " of " + std::to_string(kCap),

@@ -43,7 +43,7 @@ class DownStore final : public rapport::host::RateLimitStore {
   }
 };
 
-Response ok(const Request&) {
+Response emptyAnswer(const Request&) {
   return Response::ok(Json::object());
 }
 
@@ -72,10 +72,10 @@ class StoreErrorTest : public CppUnit::TestFixture {
     router_ = std::make_unique<Router>();
     policy_ = std::make_unique<VersionPolicy>(rapport::test::FakeConfig{});
     rapport::host::registerUtilityRoutes(*router_, *policy_, [] { return true; });
-    router_->add("POST", "/v1/auth/login", ok, publicAccess(), "host");
-    router_->add("POST", "/v1/auth/refresh", ok, publicAccess(), "host");
-    router_->add("GET", "/v1/auth/me", ok, {}, "host");
-    router_->add("GET", "/v1/ping", ok, publicAccess(), "test");
+    router_->add("POST", "/v1/auth/login", emptyAnswer, publicAccess(), "host");
+    router_->add("POST", "/v1/auth/refresh", emptyAnswer, publicAccess(), "host");
+    router_->add("GET", "/v1/auth/me", emptyAnswer, {}, "host");
+    router_->add("GET", "/v1/ping", emptyAnswer, publicAccess(), "test");
   }
 
   // The default: a guesser gets no uncounted logins; everyone else is served.
