@@ -575,18 +575,23 @@ class ConnectionTest : public CppUnit::TestFixture {
     o.limits.body = std::chrono::seconds(30);
     restart(o);
     const std::string body = jsonBody(200);
-    const std::string head = "POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n";
-    // The slow one first, and known to be receiving its body (the interim
-    // answer comes when its head is read) before the others begin: it is
-    // judged no later than they are.
-    RawClient slow(port_);
-    slow.send(head + "Expect: 100-continue\r\n\r\n");
-    CPPUNIT_ASSERT_EQUAL(100, slow.read().status);
-    slow.send(body.substr(0, 1));
+    // Each waits for the interim answer, sent once its head is read: every
+    // one is then receiving its body (none is an idle connection to shed),
+    // and the slow one, first, is judged no later than the others.
+    const auto receivingBody = [this] {
+      auto client = std::make_unique<RawClient>(port_);
+      client->send(
+          "POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n"
+          "Expect: 100-continue\r\n\r\n");
+      CPPUNIT_ASSERT_EQUAL(100, client->read().status);
+      return client;
+    };
+    const auto slow = receivingBody();
+    slow->send(body.substr(0, 1));
     std::vector<std::unique_ptr<RawClient>> fast;
     for (int i = 0; i < 2; ++i) {
-      fast.push_back(std::make_unique<RawClient>(port_));
-      fast.back()->send(head + "\r\n" + body.substr(0, 100));
+      fast.push_back(receivingBody());
+      fast.back()->send(body.substr(0, 100));
     }
     // New clients are refused (503) until a body has arrived for a second
     // (or served in the place of a refused one still lingering).
@@ -597,9 +602,10 @@ class ConnectionTest : public CppUnit::TestFixture {
       RawClient late(port_);
       late.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
       status = late.read().status;
+      if (status == 503) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // pacing
     }
     CPPUNIT_ASSERT_EQUAL(200, status);
-    CPPUNIT_ASSERT(slow.closedByServer());
+    CPPUNIT_ASSERT(slow->closedByServer());
     for (auto& upload : fast) {
       upload->send(body.substr(100));
       CPPUNIT_ASSERT_EQUAL(201, upload->read().status);
