@@ -51,8 +51,6 @@ class IdempotencyKeys;
 struct PipelineOptions {
   std::int64_t rateLimitRequests = 60;  // per window, per token or client key
   std::int64_t rateLimitWindow = 60;    // seconds
-  // ratelimit.on_store_error: a request the store could not count.
-  OnStoreError onStoreError = OnStoreError::DenyAuth;
   // api.check_responses: when set, runs on every handler's answer; a
   // non-empty result (what disagrees with the route's description) turns
   // the answer into a 500 logged with it (openapi/ResponseCheck.h).
@@ -61,6 +59,8 @@ struct PipelineOptions {
   const ConditionalRoutes* conditions = nullptr;
   // Idempotency-Key on authenticated POSTs; null: the header is ignored.
   const IdempotencyKeys* idempotency = nullptr;
+  // ratelimit.on_store_error: a request the store could not count.
+  OnStoreError onStoreError = OnStoreError::DenyAuth;
 };
 
 class Pipeline {
