@@ -77,6 +77,7 @@ PipelineOptions pipelineOptions(const Settings& s, const ApiSchemas& schemas) {
   }
   o.rateLimitRequests = s.getInt("ratelimit.requests", o.rateLimitRequests);
   o.rateLimitWindow = s.getInt("ratelimit.window", o.rateLimitWindow);
+  o.onStoreError = onStoreErrorFrom(s);
   if (o.rateLimitRequests < 1 || o.rateLimitWindow < 1) {
     throw std::invalid_argument("ratelimit.requests and ratelimit.window must be at least 1");
   }

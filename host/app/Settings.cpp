@@ -53,11 +53,14 @@ std::vector<SettingInfo> buildKnown() {
       {"server.keep_alive_timeout", "5", "seconds an idle keep-alive connection stays open"},
       {"server.header_timeout", "10",
        "seconds for a whole request head (from the accept, or from its first byte); 408"},
-      {"server.body_timeout", "10", "seconds of silence allowed while a body arrives; 408"},
+      {"server.body_timeout", "10",
+       "seconds for a whole request body (from the end of its head), however steadily it "
+       "arrives; 408"},
       {"server.send_timeout", "10",
        "seconds a client may leave an answer unread before the connection closes"},
       {"server.max_connections", "10000",
-       "open connections; beyond, the least recently active idle one closes (503 if none)"},
+       "open connections; beyond, the least recently active idle one closes, else the slowest "
+       "body (503 if neither)"},
       {"server.max_connections_per_address", "0",
        "open connections per client address (0: no cap); 503 beyond"},
       {"server.max_body_bytes", "1048576", "largest request body (413 above)"},
@@ -114,6 +117,9 @@ std::vector<SettingInfo> buildKnown() {
       {"ratelimit.window", "60", "rate-limit window, seconds"},
       {"ratelimit.store", "memory",
        "memory (one instance) or redis (rate limits and login throttle shared through redis.url)"},
+      {"ratelimit.on_store_error", "deny_auth",
+       "when the store cannot count (redis down): allow, deny (503), or deny_auth (503 on the "
+       "public /v1/auth/ routes but refresh, served elsewhere)"},
       {"redis.url", "redis://127.0.0.1:6379",
        "redis://[:password@]host:port[/db] of the shared store (ratelimit.store=redis)"},
       {"mail.outbox", "data/outbox", "folder for .eml files when no SMTP host is set"},

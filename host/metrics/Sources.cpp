@@ -29,6 +29,7 @@ Registry::Collector connectionCollector(const ConnectionStats& stats) {
     out.sample(kClosed, {{"reason", "body_timeout"}}, stats.bodyTimeouts.load());
     out.sample(kClosed, {{"reason", "send_timeout"}}, stats.sendTimeouts.load());
     out.sample(kClosed, {{"reason", "shed"}}, stats.shed.load());
+    out.sample(kClosed, {{"reason", "shed_slow_body"}}, stats.shedSlowBodies.load());
     out.family(kRefused,
                "Connections or requests refused with 503, by the limit that refused them.",
                Type::Counter);
