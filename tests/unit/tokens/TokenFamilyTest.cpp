@@ -292,7 +292,7 @@ class TokenFamilyTest : public CppUnit::TestFixture {
     // Before issue 21 this minted a sibling for the same company, outside the
     // refresh chain: it outlived the parent's refresh and any reuse of it.
     const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
-    const acc::Identity identity = *tokens_->authenticate(t.token);
+    const rapport::Identity identity = *tokens_->authenticate(t.token);
     bool admitted = false;
     CPPUNIT_ASSERT(!tokens_->issueForCompany(identity, companyId_,
                                              [&](rapport::Queryable&, const std::string& current) {
@@ -316,7 +316,7 @@ class TokenFamilyTest : public CppUnit::TestFixture {
         rapport::test::tokens::seedOwner(*db_, time_.now(), "second", userId_);
     const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
     const acc::IssuedToken otherLogin = tokens_->issue(userId_, companyId_, false);
-    const acc::Identity identity = *tokens_->authenticate(t.token);
+    const rapport::Identity identity = *tokens_->authenticate(t.token);
     const auto sibling = tokens_->issueForCompany(identity, second);
     CPPUNIT_ASSERT(sibling);
     const auto fresh = tokens_->refresh(t.token);
@@ -348,7 +348,7 @@ class TokenFamilyTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(tokens_->authenticate(otherLogin.token));
     // A revoked token cannot switch either (and that is no reuse).
     const acc::IssuedToken revoked = tokens_->issue(userId_, companyId_, false);
-    const acc::Identity revokedIdentity = *tokens_->authenticate(revoked.token);
+    const rapport::Identity revokedIdentity = *tokens_->authenticate(revoked.token);
     tokens_->revoke(revoked.tokenId);
     CPPUNIT_ASSERT(!tokens_->issueForCompany(revokedIdentity, second));
     CPPUNIT_ASSERT(tokens_->authenticate(otherLogin.token));
@@ -360,7 +360,7 @@ class TokenFamilyTest : public CppUnit::TestFixture {
     const auto [ignored, second] =
         rapport::test::tokens::seedOwner(*db_, time_.now(), "second", userId_);
     const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
-    const acc::Identity identity = *tokens_->authenticate(t.token);
+    const rapport::Identity identity = *tokens_->authenticate(t.token);
     CPPUNIT_ASSERT_THROW(tokens_->issueForCompany(identity, second,
                                                   [](rapport::Queryable&, const std::string&) {
                                                     throw std::runtime_error("refused");
