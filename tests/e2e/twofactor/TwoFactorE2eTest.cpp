@@ -373,7 +373,7 @@ class TwoFactorE2eTest : public CppUnit::TestFixture {
       const Json refused = E2E_ASSERT_ERROR(
           422, client.post(path, Json::object({{"two_factor_token", id}, {"code", code}})));
       CPPUNIT_ASSERT_EQUAL(std::string("Use your authenticator app or a recovery code."),
-                           refused["errors"]["code"][0].asString());
+                           refused["errors"]["code"].asArray().at(0).asString());
     }
     // oathtool's code passes, on the same challenge.
     assertLoggedIn(client,
