@@ -38,6 +38,7 @@ class TokenFamilyTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testContextSwitchToItsOwnCompanyIssuesNothing);
   CPPUNIT_TEST(testContextSwitchWithARefreshedTokenIsReuse);
   CPPUNIT_TEST(testARefusedSwitchWritesNothing);
+  CPPUNIT_TEST(testReuseInASwitchedChainEndsTheWholeLogin);
   CPPUNIT_TEST(testContextSwitchRespectsTheCap);
   CPPUNIT_TEST(testMigrationGivesExistingTokensAFamily);
   CPPUNIT_TEST_SUITE_END();
@@ -368,6 +369,22 @@ class TokenFamilyTest : public CppUnit::TestFixture {
                          std::runtime_error);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, countRows(*db_, "SELECT COUNT(*) AS n FROM tokens"));
     CPPUNIT_ASSERT(tokens_->refresh(t.token));
+  }
+
+  void testReuseInASwitchedChainEndsTheWholeLogin() {
+    // The switched token refreshes in its own chain; a reuse there ends the
+    // login in every company, the token it was switched from included.
+    const auto [ignored, second] =
+        rapport::test::tokens::seedOwner(*db_, time_.now(), "second", userId_);
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    const auto switched = tokens_->issueForCompany(*tokens_->authenticate(t.token), second);
+    const auto next = tokens_->refresh(switched->token);
+    CPPUNIT_ASSERT(next);
+    CPPUNIT_ASSERT_EQUAL(t.familyId, next->familyId);
+    CPPUNIT_ASSERT(!tokens_->refresh(switched->token));
+    for (const std::string* token : {&t.token, &switched->token, &next->token}) {
+      CPPUNIT_ASSERT(!tokens_->authenticate(*token));
+    }
   }
 
   void testContextSwitchRespectsTheCap() {
