@@ -160,17 +160,20 @@ void describeAuth(rapport::Registry& registry) {
                                              {"created_at", schema::timestamp()}},
                                             {"id", "name", "email", "company_id",
                                              "two_factor_enabled", "created_at"})});
-  registry.describe("POST", "/auth/context",
-                    {.summary = "Get a token for another of the caller's companies",
-                     .description = "The current token stays valid for its own company.",
-                     .tag = kAuth,
-                     .body = schema::object({{"company_id", schema::id("comp_")}}, {"company_id"}),
-                     .data = tokenWith({{"company", schema::object({{"id", schema::id("comp_")},
-                                                                    {"name", schema::string()},
-                                                                    {"role", role()}},
-                                                                   {"id", "name", "role"})},
-                                        {"company_id", schema::id("comp_")}}),
-                     .errors = {403, 404}});
+  registry.describe(
+      "POST", "/auth/context",
+      {.summary = "Get a token for another of the caller's companies",
+       .description = "The current token stays valid for its own company. The token's own "
+                      "company: 422 on `company_id`. A token that was refreshed already is "
+                      "reuse: every token of its login is revoked (401).",
+       .tag = kAuth,
+       .body = schema::object({{"company_id", schema::id("comp_")}}, {"company_id"}),
+       .data = tokenWith({{"company", schema::object({{"id", schema::id("comp_")},
+                                                      {"name", schema::string()},
+                                                      {"role", role()}},
+                                                     {"id", "name", "role"})},
+                          {"company_id", schema::id("comp_")}}),
+       .errors = {403, 404}});
 }
 
 void describeReset(rapport::Registry& registry) {
@@ -284,12 +287,18 @@ void describeTwoFactorSetup(rapport::Registry& registry) {
   registry.describe(
       "POST", "/auth/2fa/enable",
       {.summary = "Start enabling two-factor authentication",
-       .description = "Gives a new TOTP secret to add to an authenticator app, then confirm.",
+       .description =
+           "Gives a new TOTP secret to add to an authenticator app, then confirm. Asks for the "
+           "password (missing or wrong: 422 on `password`). An account without a password "
+           "(social login) sends none: its sign-in must be less than 10 minutes old (a refresh "
+           "does not renew it), else 403 and the user signs in again.",
        .tag = kTwoFactor,
+       .body = schema::object(
+           {{"password", schema::text(1024, "Required when the account has a password.")}}),
        .data =
            schema::object({{"secret", schema::string("Base32.")}, {"otpauth_uri", schema::url()}},
                           {"secret", "otpauth_uri"}),
-       .errors = {409}});
+       .errors = {403, 409}});
   registry.describe("POST", "/auth/2fa/confirm",
                     {.summary = "Confirm two-factor authentication with a first code",
                      .description = "Revokes the user's other tokens.",
@@ -312,7 +321,10 @@ void describeTwoFactorSetup(rapport::Registry& registry) {
 
 void describeTwoFactorChallenge(rapport::Registry& registry) {
   const char* const answered = "Wrong codes are counted; too many end the challenge (429).";
-  const Json code = schema::text(64, "A TOTP code, or the e-mailed one.");
+  const Json code = schema::text(
+      64,
+      "A TOTP code, or the e-mailed one (refused, 422, for 24 hours after a password reset by "
+      "e-mail; a sign-in with it mails the user a notice).");
   const Json recovery = schema::text(64, "Instead of `code`.");
   const Json token = schema::text(255, "The challenge_id of the login answer.");
   registry.describe("POST", "/auth/two-factor/challenge",

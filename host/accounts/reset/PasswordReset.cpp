@@ -1,5 +1,6 @@
 #include "accounts/reset/PasswordReset.h"
 
+#include "accounts/reset/MailedReset.h"
 #include "accounts/reset/ResetMail.h"
 #include "accounts/reset/ResetTokenStore.h"
 #include "rapport/ids.h"
@@ -114,6 +115,8 @@ bool PasswordReset::reset(const std::string& token, const std::string& emailLowe
         tokens::claim(tx, rapport::sha256Hex(token), emailLower, now);
     if (!claimed) return;
     users::updatePasswordHash(tx, claimed->userId, passwordHash, now);
+    // For a day the e-mailed two-factor code is refused (MailedReset.h).
+    recordMailedReset(tx, claimed->userId, now);
     tokens::deleteForUser(tx, claimed->userId, claimed->id);
     // Whoever holds a session (perhaps the reason for the reset) is out.
     ctx_.tokens.revokeAllForUser(tx, claimed->userId);

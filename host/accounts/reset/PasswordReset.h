@@ -22,8 +22,9 @@
 // reset() checks and spends a token: a wrong, used or expired token, one of
 // another e-mail, one whose user changed address or was disabled since, is
 // 422 on `token`. On success, in one transaction: the new password hash, the
-// token marked used, the user's other reset tokens deleted, and every bearer
-// token of the user revoked.
+// token marked used, the user's other reset tokens deleted, every bearer
+// token of the user revoked, and the time of the reset recorded (for a day
+// the e-mailed two-factor code is refused: MailedReset.h).
 //
 // Threading: thread-safe. The queue is bounded (kQueueCapacity); an address
 // that finds it full is dropped and logged (the request is answered alike:
