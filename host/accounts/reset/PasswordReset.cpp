@@ -1,5 +1,6 @@
 #include "accounts/reset/PasswordReset.h"
 
+#include "accounts/reset/ResetIdentities.h"
 #include "accounts/reset/ResetMail.h"
 #include "accounts/reset/ResetTokenStore.h"
 #include "rapport/ids.h"
@@ -92,8 +93,9 @@ bool PasswordReset::sendReset(const std::string& emailLower) {
     ctx_.log.info("password reset not sent: one was sent recently user_id=" + user->id);
     return false;
   }
-  ctx_.mailer.send(
-      mail::compose(resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl)));
+  mail::Letter letter = resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl);
+  mentionLinkedProviders(letter, linkedProviders(ctx_.db, user->id));
+  ctx_.mailer.send(mail::compose(letter));
   ctx_.log.info("password reset mail queued user_id=" + user->id);
   return true;
 }
@@ -104,7 +106,8 @@ bool PasswordReset::usable(const std::string& token, const std::string& emailLow
 }
 
 bool PasswordReset::reset(const std::string& token, const std::string& emailLower,
-                          const std::string& passwordHash, std::string& userId) {
+                          const std::string& passwordHash, std::string& userId,
+                          bool removeIdentities) {
   bool done = false;
   ctx_.db.transaction("", [&](Tx& tx) {
     done = false;
@@ -116,6 +119,7 @@ bool PasswordReset::reset(const std::string& token, const std::string& emailLowe
     tokens::deleteForUser(tx, claimed->userId, claimed->id);
     // Whoever holds a session (perhaps the reason for the reset) is out.
     ctx_.tokens.revokeAllForUser(tx, claimed->userId);
+    afterResetByEmail(tx, claimed->userId, emailLower, removeIdentities, now);
     userId = claimed->userId;
     done = true;
   });
