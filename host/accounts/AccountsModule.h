@@ -57,7 +57,7 @@ namespace rapport::host::accounts {
 namespace social {
 class SocialRoutes;    // accounts/social/SocialRoutes.h
 class IdentityRoutes;  // accounts/social/IdentityRoutes.h
-}
+}  // namespace social
 namespace verification {
 class VerificationRoutes;  // accounts/verification/VerificationRoutes.h
 }
@@ -107,8 +107,8 @@ class AccountsModule : public rapport::Module {
   std::unique_ptr<social::SocialRoutes> social_;  // social login (social.* keys)
   AttemptLog& attempts_;                       // login's log: forgot/reset-password count in it too
   std::unique_ptr<reset::ResetRoutes> reset_;  // forgot/reset-password
-  std::unique_ptr<twofactor::TwoFactor> twoFactor_;  // 2FA routes and the login gate
-  std::unique_ptr<social::IdentityRoutes> identities_;  // linked social identities
+  std::unique_ptr<twofactor::TwoFactor> twoFactor_;                 // 2FA routes and the login gate
+  std::unique_ptr<social::IdentityRoutes> identities_;              // linked social identities
   std::unique_ptr<verification::VerificationRoutes> verification_;  // e-mail verification
 };
 

@@ -12,15 +12,15 @@ namespace {
 // {id, name, email, email_verified_at, two_factor_enabled, created_at,
 // updated_at}.
 Json profileJson(const UserRecord& user) {
-  return Json::object({{"id", user.id},
-                       {"name", user.name},
-                       {"email", user.email},
-                       {"email_verified_at", user.emailVerifiedAt
-                                                 ? Json(rapport::isoTimestamp(*user.emailVerifiedAt))
-                                                 : Json()},
-                       {"two_factor_enabled", user.twoFactorEnabled},
-                       {"created_at", rapport::isoTimestamp(user.createdAt)},
-                       {"updated_at", rapport::isoTimestamp(user.updatedAt)}});
+  return Json::object(
+      {{"id", user.id},
+       {"name", user.name},
+       {"email", user.email},
+       {"email_verified_at",
+        user.emailVerifiedAt ? Json(rapport::isoTimestamp(*user.emailVerifiedAt)) : Json()},
+       {"two_factor_enabled", user.twoFactorEnabled},
+       {"created_at", rapport::isoTimestamp(user.createdAt)},
+       {"updated_at", rapport::isoTimestamp(user.updatedAt)}});
 }
 
 struct ProfileChange {

@@ -58,8 +58,7 @@ void insert(Queryable& db, const UserRecord& user) {
       "two_factor_enabled, email_verified_at, created_at, updated_at) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {user.id, user.name, user.email, rapport::toLower(user.email), user.passwordHash,
-       user.disabled, user.twoFactorEnabled, user.emailVerifiedAt, user.createdAt,
-       user.updatedAt});
+       user.disabled, user.twoFactorEnabled, user.emailVerifiedAt, user.createdAt, user.updatedAt});
 }
 
 void updateProfile(Queryable& db, const UserRecord& user) {

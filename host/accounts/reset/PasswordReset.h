@@ -70,8 +70,7 @@ class PasswordReset {
   // the token is not usable. Returns the user id through `userId`.
   // `removeIdentities`: unlink every social identity of the user too.
   bool reset(const std::string& token, const std::string& emailLower,
-             const std::string& passwordHash, std::string& userId,
-             bool removeIdentities = false);
+             const std::string& passwordHash, std::string& userId, bool removeIdentities = false);
 
   // Deletes tokens expired or used more than a day ago; returns how many.
   std::int64_t purgeExpired();

@@ -24,8 +24,8 @@
 // else, for a verified address nobody has, a new user (address verified)
 // without a password and an initial company. An existing user's address
 // that either side has not verified answers 409 and logs into nothing; an
-// unverified address nobody has answers 422 and creates nothing. Then, as for a password login: a disabled user 403; a
-// two-factor user the challenge of the two-factor gate (503 while none is
+// unverified address nobody has answers 422 and creates nothing. Then, as for a password login: a
+// disabled user 403; a two-factor user the challenge of the two-factor gate (503 while none is
 // installed: fail closed); a user without company 403; else a new token.
 // docs/social-login.md has the whole design.
 #pragma once

@@ -99,8 +99,7 @@ std::vector<std::string> providersOf(Queryable& db, const std::string& userId) {
 
 std::int64_t deleteIdentities(Queryable& db, const std::string& userId,
                               const std::string& provider) {
-  if (provider.empty())
-    return db.exec("DELETE FROM social_identities WHERE user_id = ?", {userId});
+  if (provider.empty()) return db.exec("DELETE FROM social_identities WHERE user_id = ?", {userId});
   return db.exec("DELETE FROM social_identities WHERE user_id = ? AND provider = ?",
                  {userId, provider});
 }

@@ -22,6 +22,7 @@
 // `state`, like an unknown state, and leaves the state to its own client.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 

@@ -17,7 +17,8 @@ bool isLinkTemplate(const std::string& url) {
 
 VerificationOptions VerificationOptions::fromConfig(const rapport::Config& config) {
   VerificationOptions o;
-  o.tokenTtl = config.getIntBetween("auth.email_verification_ttl", o.tokenTtl, 60, kVerificationWeek);
+  o.tokenTtl =
+      config.getIntBetween("auth.email_verification_ttl", o.tokenTtl, 60, kVerificationWeek);
   o.verifyUrl = config.getString("auth.email_verification_url", "");
   if (!o.verifyUrl.empty() && !isLinkTemplate(o.verifyUrl)) {
     throw std::invalid_argument(

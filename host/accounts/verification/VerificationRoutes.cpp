@@ -53,10 +53,10 @@ void VerificationRoutes::record(const std::string& key, std::int64_t max) {
 rapport::Response VerificationRoutes::send(const rapport::Request& req) {
   const std::optional<UserRecord> user = users::findById(ctx_.db, req.identity.userId);
   if (!user) throw rapport::Error::unauthorized();
-  if (user->emailVerifiedAt) throw rapport::Error::conflict("Your e-mail address is already verified.");
+  if (user->emailVerifiedAt)
+    throw rapport::Error::conflict("Your e-mail address is already verified.");
   const std::string userKey = "email-verification-user:" + user->id;
-  const std::string clientKey =
-      "email-verification:" + rapport::host::clientKey(req.clientAddress);
+  const std::string clientKey = "email-verification:" + rapport::host::clientKey(req.clientAddress);
   refuseWhenFull(userKey, options_.maxRequests, kTooManyMails);
   refuseWhenFull(clientKey, options_.maxRequests, kTooManyMails);
   record(userKey, options_.maxRequests);
@@ -76,8 +76,8 @@ rapport::Response VerificationRoutes::send(const rapport::Request& req) {
     tokens::deleteForUser(tx, user->id);
     tokens::insert(tx, row);
   });
-  ctx_.mailer.send(mail::compose(
-      verificationLetter(user->email, token, options_.tokenTtl, options_.verifyUrl)));
+  ctx_.mailer.send(
+      mail::compose(verificationLetter(user->email, token, options_.tokenTtl, options_.verifyUrl)));
   ctx_.log.info("e-mail verification mail queued user_id=" + user->id);
   return rapport::Response::messageOnly(kVerificationSent);
 }

@@ -25,8 +25,7 @@ std::optional<Claimed> claim(Queryable& db, const std::string& tokenHash, std::i
 }
 
 std::int64_t deleteForUser(Queryable& db, const std::string& userId, const std::string& keepId) {
-  return db.exec("DELETE FROM email_verifications WHERE user_id = ? AND id <> ?",
-                 {userId, keepId});
+  return db.exec("DELETE FROM email_verifications WHERE user_id = ? AND id <> ?", {userId, keepId});
 }
 
 std::int64_t purgeExpired(Queryable& db, std::int64_t cutoff) {

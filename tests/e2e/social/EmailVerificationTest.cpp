@@ -104,8 +104,9 @@ class EmailVerificationTest : public CppUnit::TestFixture {
                          verificationText(done["message"]));
     CPPUNIT_ASSERT(profileOf(client, account)["email_verified_at"].isString());
     // Single use; and nothing left to verify.
-    CPPUNIT_ASSERT_EQUAL(kInvalidVerification, verificationFieldMessage(E2E_ASSERT_ERROR(422, verify(client, token)),
-                                                "token"));
+    CPPUNIT_ASSERT_EQUAL(
+        kInvalidVerification,
+        verificationFieldMessage(E2E_ASSERT_ERROR(422, verify(client, token)), "token"));
     E2E_ASSERT_ERROR(409, askVerification(client, account));
   }
 
@@ -152,15 +153,14 @@ class EmailVerificationTest : public CppUnit::TestFixture {
     client.setToken(account.token);
     // The same address in another case keeps the proof.
     Json profile = E2E_ASSERT_DATA(
-        200, client.patch("/v1/user/profile",
-                          Json::object({{"email", upper(account.email)}})));
+        200, client.patch("/v1/user/profile", Json::object({{"email", upper(account.email)}})));
     CPPUNIT_ASSERT_MESSAGE(profile.dump(), profile["email_verified_at"].isString());
     // Another address has to be proved again.
     const std::string moved = uniqueEmail("changed");
-    profile = E2E_ASSERT_DATA(200, client.patch("/v1/user/profile",
-                                                Json::object({{"email", moved},
-                                                              {"current_password",
-                                                               account.password}})));
+    profile = E2E_ASSERT_DATA(
+        200,
+        client.patch("/v1/user/profile",
+                     Json::object({{"email", moved}, {"current_password", account.password}})));
     CPPUNIT_ASSERT_MESSAGE(profile.dump(), profile["email_verified_at"].isNull());
     CPPUNIT_ASSERT(profileOf(client, account)["email_verified_at"].isNull());
   }
@@ -172,12 +172,12 @@ class EmailVerificationTest : public CppUnit::TestFixture {
     E2E_ASSERT_MESSAGE_ONLY(
         200, client.post("/v1/auth/forgot-password", Json::object({{"email", account.email}})));
     const std::string password = "a brand new password 7";
-    E2E_ASSERT_MESSAGE_ONLY(
-        200, client.post("/v1/auth/reset-password",
-                         Json::object({{"token", mailedToken(server, account.email)},
-                                       {"email", account.email},
-                                       {"password", password},
-                                       {"password_confirmation", password}})));
+    E2E_ASSERT_MESSAGE_ONLY(200,
+                            client.post("/v1/auth/reset-password",
+                                        Json::object({{"token", mailedToken(server, account.email)},
+                                                      {"email", account.email},
+                                                      {"password", password},
+                                                      {"password_confirmation", password}})));
     const Json data = E2E_ASSERT_DATA(200, login(client, account.email, password));
     client.setToken(verificationText(data["token"]));
     const Json profile = E2E_ASSERT_DATA(200, client.get("/v1/user/profile"));

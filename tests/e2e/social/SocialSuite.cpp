@@ -357,8 +357,7 @@ std::string outboxOf(const ServerProcess& server) {
   return server.workDir() + "/data/outbox";
 }
 
-std::string mailedToken(const ServerProcess& server, const std::string& email,
-                        std::size_t count) {
+std::string mailedToken(const ServerProcess& server, const std::string& email, std::size_t count) {
   const auto mails = rapport::test::smtp::waitForMailTo(outboxOf(server), email, count);
   if (mails.size() < count) throw std::runtime_error("no mail to " + email);
   return rapport::e2e::reset::resetTokenIn(mails.at(count - 1));
@@ -375,22 +374,26 @@ void verifyEmail(const ServerProcess& server, const Account& account) {
   if (verified.status != 200) throw std::runtime_error("verify: " + describe(verified));
 }
 
-std::vector<std::string> usersWithEmail(const ServerProcess& server, const std::string& email) {
-  std::vector<std::string> ids;
-  for (const auto& row :
-       queryDatabase(server.databaseUrl(), "SELECT id FROM users WHERE email_lower = LOWER(" +
-                                               sqlQuote(email) + ")"))
-    ids.push_back(row.at(0));
-  return ids;
+namespace {
+
+std::string firstColumnJoined(const std::vector<std::vector<std::string>>& rows) {
+  std::string joined;
+  for (const auto& row : rows) joined += (joined.empty() ? "" : ",") + row.at(0);
+  return joined;
 }
 
-std::vector<std::string> linkedProviders(const ServerProcess& server, const std::string& userId) {
-  std::vector<std::string> providers;
-  for (const auto& row : queryDatabase(server.databaseUrl(),
-                                       "SELECT provider FROM social_identities WHERE user_id = " +
-                                           sqlQuote(userId) + " ORDER BY provider"))
-    providers.push_back(row.at(0));
-  return providers;
+}  // namespace
+
+std::string usersWithEmail(const ServerProcess& server, const std::string& email) {
+  return firstColumnJoined(queryDatabase(
+      server.databaseUrl(),
+      "SELECT id FROM users WHERE email_lower = LOWER(" + sqlQuote(email) + ") ORDER BY id"));
+}
+
+std::string linkedProviders(const ServerProcess& server, const std::string& userId) {
+  return firstColumnJoined(queryDatabase(server.databaseUrl(),
+                                         "SELECT provider FROM social_identities WHERE user_id = " +
+                                             sqlQuote(userId) + " ORDER BY provider"));
 }
 
 }  // namespace rapport::e2e::social

@@ -98,9 +98,10 @@ std::string mailedToken(const ServerProcess& server, const std::string& email,
 // /v1/auth/email/verification with its token, the token from the mail, POST
 // /v1/auth/email/verify; asserts each step.
 void verifyEmail(const ServerProcess& server, const Account& account);
-// The user ids whose address is `email` (case-insensitive).
-std::vector<std::string> usersWithEmail(const ServerProcess& server, const std::string& email);
-// The providers linked to `userId`, sorted.
-std::vector<std::string> linkedProviders(const ServerProcess& server, const std::string& userId);
+// The user ids whose address is `email` (case-insensitive), comma-separated
+// ("" when none).
+std::string usersWithEmail(const ServerProcess& server, const std::string& email);
+// The providers linked to `userId`, sorted, comma-separated ("" when none).
+std::string linkedProviders(const ServerProcess& server, const std::string& userId);
 
 }  // namespace rapport::e2e::social

@@ -56,30 +56,36 @@ class SocialStoreTest : public CppUnit::TestFixture {
   void testStateIsConsumedOnce() {
     AccountsHarness h;
     const PendingState state = newState(h, "google", 600);
-    const auto consumed = store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient);
+    const auto consumed =
+        store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient);
     CPPUNIT_ASSERT(consumed.has_value());
     CPPUNIT_ASSERT_EQUAL(state.codeVerifierSealed, consumed->codeVerifierSealed);
     CPPUNIT_ASSERT_EQUAL(state.redirectUri, consumed->redirectUri);
-    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
     CPPUNIT_ASSERT(
-        !store::consumeState(*h.db, rapport::sha256Hex("unknown"), "google", h.time.now(), kSameClient));
+        !store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(!store::consumeState(*h.db, rapport::sha256Hex("unknown"), "google",
+                                        h.time.now(), kSameClient));
   }
 
   void testStateOfAnotherProviderIsLeftAlone() {
     AccountsHarness h;
     const PendingState state = newState(h, "google", 600);
-    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "github", h.time.now(), kSameClient));
-    CPPUNIT_ASSERT(store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(
+        !store::consumeState(*h.db, state.stateHash, "github", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(
+        store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
   }
 
   void testStateExpires() {
     AccountsHarness h;
     const PendingState state = newState(h, "google", 600);
     h.time.advanceSeconds(600);  // exactly at expiry: gone
-    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(
+        !store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
     const PendingState other = newState(h, "google", 600);
     h.time.advanceSeconds(599);
-    CPPUNIT_ASSERT(store::consumeState(*h.db, other.stateHash, "google", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(
+        store::consumeState(*h.db, other.stateHash, "google", h.time.now(), kSameClient));
   }
 
   void testConcurrentCallbacksConsumeOnce() {
@@ -92,7 +98,8 @@ class SocialStoreTest : public CppUnit::TestFixture {
       for (int i = 0; i < 6; ++i) {
         threads.emplace_back([&] {
           try {
-            if (store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient)) ++winners;
+            if (store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient))
+              ++winners;
           } catch (const std::exception&) {
             ++failures;
           }
@@ -110,17 +117,18 @@ class SocialStoreTest : public CppUnit::TestFixture {
     const std::string otherClient = rapport::sha256Hex("other client");
     // Another address without the cookie, or any address with another
     // cookie: refused, and the state stays for its own client.
-    CPPUNIT_ASSERT(
-        !store::consumeState(*h.db, state.stateHash, "google", h.time.now(), {std::nullopt, otherClient}));
+    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now(),
+                                        {std::nullopt, otherClient}));
     CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now(),
                                         {rapport::sha256Hex("forged"), state.clientHash}));
     // The cookie decides when present: the right one from another address.
     CPPUNIT_ASSERT(store::consumeState(*h.db, state.stateHash, "google", h.time.now(),
                                        {state.bindingHash, otherClient}));
     // A state stored without a binding (pending at the upgrade) never matches.
-    h.db->exec("INSERT INTO social_states (state_hash, provider, code_verifier_sealed, "
-               "redirect_uri, created_at, expires_at) VALUES ('old', 'google', 'x', 'y', ?, ?)",
-               {h.time.now(), h.time.now() + 600 * kMicrosPerSecond});
+    h.db->exec(
+        "INSERT INTO social_states (state_hash, provider, code_verifier_sealed, "
+        "redirect_uri, created_at, expires_at) VALUES ('old', 'google', 'x', 'y', ?, ?)",
+        {h.time.now(), h.time.now() + 600 * kMicrosPerSecond});
     CPPUNIT_ASSERT(!store::consumeState(*h.db, "old", "google", h.time.now(), kSameClient));
   }
 

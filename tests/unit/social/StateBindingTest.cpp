@@ -48,12 +48,13 @@ class StateBindingTest : public CppUnit::TestFixture {
   void testSecureUnlessPlainHttpOnLoopback() {
     for (const char* loopback : {"127.0.0.1", "127.3.2.1", "::1", "::ffff:127.0.0.1"}) {
       CPPUNIT_ASSERT_MESSAGE(loopback, isLoopbackAddress(loopback));
-      CPPUNIT_ASSERT_MESSAGE(loopback, !has(bindingCookie(requestFrom(loopback), "v", 600), "Secure"));
+      CPPUNIT_ASSERT_MESSAGE(loopback,
+                             !has(bindingCookie(requestFrom(loopback), "v", 600), "Secure"));
       // A TLS proxy on the same machine says so.
       CPPUNIT_ASSERT_MESSAGE(
-          loopback, has(bindingCookie(requestFrom(loopback, {{"X-Forwarded-Proto", "https"}}), "v",
-                                      600),
-                        "; Secure"));
+          loopback,
+          has(bindingCookie(requestFrom(loopback, {{"X-Forwarded-Proto", "https"}}), "v", 600),
+              "; Secure"));
     }
     for (const char* remote : {"192.0.2.7", "2001:db8::1", "::ffff:192.0.2.7", "10.0.0.1"}) {
       CPPUNIT_ASSERT_MESSAGE(remote, !isLoopbackAddress(remote));
@@ -83,8 +84,8 @@ class StateBindingTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(binding.clientHash, sameNet.clientHash);
     CPPUNIT_ASSERT(claimOf(requestFrom("2001:db8:0:2::7")).clientHash != binding.clientHash);
     // With it: its hash, whatever the address.
-    const StateClaim withCookie =
-        claimOf(requestFrom("198.51.100.1", {{"Cookie", "rapport_social_binding=" + binding.value}}));
+    const StateClaim withCookie = claimOf(
+        requestFrom("198.51.100.1", {{"Cookie", "rapport_social_binding=" + binding.value}}));
     CPPUNIT_ASSERT_EQUAL(binding.bindingHash, *withCookie.bindingHash);
   }
 };
