@@ -12,7 +12,6 @@
 
 #include <map>
 #include <string>
-#include <vector>
 
 #include "e2e/common/Api.h"
 
