@@ -40,6 +40,14 @@ struct SocialIdentity {
   std::string userId;
 };
 
+// A linked identity as its user sees it (GET /user/identities).
+struct LinkedIdentity {
+  std::string provider;
+  std::optional<std::string> email;  // the provider's address at the last login
+  std::int64_t createdAt = 0;
+  std::int64_t lastLoginAt = 0;
+};
+
 namespace store {
 
 void insertState(Queryable& db, const PendingState& state);
@@ -66,14 +74,6 @@ void insertIdentity(Queryable& db, const SocialIdentity& identity,
                     const std::optional<std::string>& email, std::int64_t now);
 void touchIdentity(Queryable& db, const SocialIdentity& identity,
                    const std::optional<std::string>& email, std::int64_t now);
-
-// A linked identity as its user sees it (GET /user/identities).
-struct LinkedIdentity {
-  std::string provider;
-  std::optional<std::string> email;  // the provider's address at the last login
-  std::int64_t createdAt = 0;
-  std::int64_t lastLoginAt = 0;
-};
 
 // The user's identities, by provider then creation.
 std::vector<LinkedIdentity> identitiesOf(Queryable& db, const std::string& userId);

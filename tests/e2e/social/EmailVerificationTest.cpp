@@ -9,6 +9,7 @@
 
 #include "e2e/social/SocialSuite.h"
 #include "rapport/ids.h"
+#include "rapport/validation.h"
 #include "support/smtp/Mailbox.h"
 
 using namespace rapport::e2e;

@@ -106,8 +106,7 @@ class SocialHijackTest : public CppUnit::TestFixture {
         getCallback(client, "google", codeFor(started, hijackText(google["id"])), started.state));
     CPPUNIT_ASSERT_EQUAL(kAccountUnverified, hijackText(error["message"]));
     CPPUNIT_ASSERT(linkedProviders(server, attacker.userId).empty());
-    CPPUNIT_ASSERT_EQUALattacker.userId,
-                         usersWithEmail(server, attacker.email));
+    CPPUNIT_ASSERT_EQUAL(attacker.userId, usersWithEmail(server, attacker.email));
 
     // The victim takes the address back with a password reset (mailed to
     // them): that proves the address and ends the attacker's sessions and
@@ -120,8 +119,7 @@ class SocialHijackTest : public CppUnit::TestFixture {
     const Json data =
         E2E_ASSERT_DATA(200, loginVariantA(client, "google", hijackText(google["id"])));
     CPPUNIT_ASSERT_EQUAL(attacker.userId, hijackText(data["user"]["id"]));
-    CPPUNIT_ASSERT_EQUALstd::string("google"),
-                         linkedProviders(server, attacker.userId));
+    CPPUNIT_ASSERT_EQUAL(std::string("google"), linkedProviders(server, attacker.userId));
   }
 
   void testUnverifiedProviderEmailCreatesNoAccount() {
@@ -223,7 +221,7 @@ class SocialHijackTest : public CppUnit::TestFixture {
     // The last way into an account without a password stays.
     const Json error = E2E_ASSERT_ERROR(409, client.del("/v1/user/identities/google"));
     CPPUNIT_ASSERT(hijackText(error["message"]).find("password reset") != std::string::npos);
-    CPPUNIT_ASSERT_EQUALstd::string("google"),
+    CPPUNIT_ASSERT_EQUAL(std::string("google"),
                          linkedProviders(server, hijackText(data["user"]["id"])));
     // Another user's list is their own; without a token, 401.
     const Account other = registerUser(client, "other");
