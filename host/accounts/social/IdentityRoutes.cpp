@@ -17,6 +17,14 @@ Json identityJson(const LinkedIdentity& identity) {
                        {"last_login_at", rapport::isoTimestamp(identity.lastLoginAt)}});
 }
 
+// Two unlinks of one user at once must not both see the other's identity
+// and leave a password-less account without a way in: the user's row is
+// locked first (SQLite transactions are serialised already).
+void lockUserForUnlink(Tx& tx, const std::string& userId) {
+  if (tx.dialect() != rapport::Dialect::PostgreSQL) return;
+  tx.query("SELECT id FROM users WHERE id = ? FOR UPDATE", {userId});
+}
+
 }  // namespace
 
 void IdentityRoutes::registerOn(rapport::Registry& registry) {
@@ -35,6 +43,7 @@ rapport::Response IdentityRoutes::list(const rapport::Request& req) {
 rapport::Response IdentityRoutes::remove(const rapport::Request& req) {
   const std::string provider = req.param("provider");
   ctx_.db.transaction("", [&](Tx& tx) {
+    lockUserForUnlink(tx, req.identity.userId);
     const std::optional<UserRecord> user = users::findById(tx, req.identity.userId);
     if (!user) throw rapport::Error::unauthorized();
     const std::vector<std::string> linked = store::providersOf(tx, user->id);

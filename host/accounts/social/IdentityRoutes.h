@@ -6,7 +6,8 @@
 // Unlinking asks no password: it only takes a way in away, and whoever
 // holds the session could sign in anyway. It refuses (409) to remove the
 // last way in of an account without a password; that user sets one with
-// the password reset first. A provider with nothing linked is 404.
+// the password reset first (the check and the delete hold the user's row).
+// A provider with nothing linked is 404.
 //
 // The password reset can unlink every identity too (`remove_identities`,
 // reset/ResetIdentities.h): the way out for someone who finds an identity
