@@ -1,6 +1,7 @@
 #include "accounts/reset/PasswordReset.h"
 
 #include "accounts/reset/MailedReset.h"
+#include "accounts/reset/ResetIdentities.h"
 #include "accounts/reset/ResetMail.h"
 #include "accounts/reset/ResetTokenStore.h"
 #include "rapport/ids.h"
@@ -88,8 +89,9 @@ bool PasswordReset::sendReset(const std::string& emailLower) {
     tokens::deleteForUser(tx, user->id);
     tokens::insert(tx, row);
     // The token and its mail are one write: a crash cannot keep one alone.
-    ctx_.mailer.send(
-        tx, mail::compose(resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl)));
+    mail::Letter letter = resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl);
+    mentionLinkedProviders(letter, linkedProviders(tx, user->id));
+    ctx_.mailer.send(tx, mail::compose(letter));
     issued = true;
   });
   if (!issued) {
@@ -106,7 +108,8 @@ bool PasswordReset::usable(const std::string& token, const std::string& emailLow
 }
 
 bool PasswordReset::reset(const std::string& token, const std::string& emailLower,
-                          const std::string& passwordHash, std::string& userId) {
+                          const std::string& passwordHash, std::string& userId,
+                          bool removeIdentities) {
   bool done = false;
   ctx_.db.transaction("", [&](Tx& tx) {
     done = false;
@@ -120,6 +123,7 @@ bool PasswordReset::reset(const std::string& token, const std::string& emailLowe
     tokens::deleteForUser(tx, claimed->userId, claimed->id);
     // Whoever holds a session (perhaps the reason for the reset) is out.
     ctx_.tokens.revokeAllForUser(tx, claimed->userId);
+    afterResetByEmail(tx, claimed->userId, emailLower, removeIdentities, now);
     userId = claimed->userId;
     done = true;
   });
