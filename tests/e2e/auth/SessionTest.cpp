@@ -115,7 +115,7 @@ class SessionTest : public CppUnit::TestFixture {
     std::string fresh;
     std::chrono::steady_clock::time_point refreshed;
     // The old token must still work inside the grace: an attempt whose
-    // request came back too late to tell is made again with a new login.
+    // request came back too late to tell is made again with a new account.
     retryUntilTimely("the old token inside its 1 s grace", 5, [&](int) {
       account = registerUser(client, "grace");
       E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(account.token)));  // cached
