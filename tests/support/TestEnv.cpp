@@ -18,9 +18,16 @@
 
 namespace rapport::test {
 
+std::string engineNamed(const char* value) {
+  if (value == nullptr || *value == '\0') return "sqlite";
+  const std::string name(value);
+  if (name == "sqlite" || name == "postgresql") return name;
+  throw std::invalid_argument("RAPPORT_TEST_ENGINE is '" + name +
+                              "': the engines are sqlite and postgresql (unset: sqlite)");
+}
+
 std::string engine() {
-  const char* e = std::getenv("RAPPORT_TEST_ENGINE");
-  return (e && *e) ? std::string(e) : std::string("sqlite");
+  return engineNamed(std::getenv("RAPPORT_TEST_ENGINE"));
 }
 
 bool onPostgres() {

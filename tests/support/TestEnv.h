@@ -1,7 +1,9 @@
 // Where tests find their databases and binaries.
 //
 // RAPPORT_TEST_ENGINE (set by ctest per registered test) picks "sqlite"
-// (default) or "postgresql". freshDatabaseUrl() returns a database.url of an
+// (default, when unset or empty) or "postgresql"; any other value is refused
+// (TestMain fails the run before any test), so that a misspelt engine cannot
+// quietly test SQLite in its place. freshDatabaseUrl() returns a database.url of an
 // empty database that belongs to this test alone:
 //   sqlite:     a new file under a temporary folder;
 //   postgresql: a new database on the throw-away server of .ci/lib/pg.sh,
@@ -12,8 +14,13 @@
 
 namespace rapport::test {
 
-// "sqlite" or "postgresql".
+// "sqlite" or "postgresql", from RAPPORT_TEST_ENGINE; throws
+// std::invalid_argument naming any other value.
 std::string engine();
+// The engine `value` names: nullptr or "" is "sqlite"; "sqlite" and
+// "postgresql" are themselves; anything else throws std::invalid_argument
+// naming it and the engines there are.
+std::string engineNamed(const char* value);
 bool onPostgres();
 // A database.url for a new, empty database (see above).
 std::string freshDatabaseUrl(const std::string& label = "t");

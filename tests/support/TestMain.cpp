@@ -10,10 +10,20 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 #include "support/TestEnv.h"
 
 int main(int argc, char** argv) {
+  // A misspelt RAPPORT_TEST_ENGINE fails the run here, before any test:
+  // otherwise it would quietly mean SQLite, and a "postgresql" run would
+  // test SQLite twice.
+  try {
+    rapport::test::engine();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << argv[0] << ": " << e.what() << std::endl;
+    return 2;
+  }
   // The in-process harness (rapport/testing.h) creates its databases on
   // RAPPORT_TEST_DATABASE_URL: on the postgresql engine, the test server.
   if (rapport::test::onPostgres() && !std::getenv("RAPPORT_TEST_DATABASE_URL")) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "e2e/common/Api.h"
+#include "e2e/common/Timely.h"
 
 using namespace rapport::e2e;
 
@@ -107,50 +108,20 @@ class GuessingTest : public CppUnit::TestFixture {
     E2E_ASSERT_ERROR(429, login(setup, account.email, account.password));
   }
 
-  // account_max_attempts = 3, account_interval = 6 s.
+  // account_max_attempts = 3, account_interval = 6 s. An attempt too slow to
+  // send its three logins within the interval is made again on a new
+  // account.
   void testAccountSlowedAcrossAddresses() {
     ServerProcess server(slowingSettings());
-    const Account account = [&] {
-      HttpClient owner(server.port());
-      const Account registered = registerUser(owner, "slowed");
-      // The owner's usual address: a login succeeded from it.
-      E2E_ASSERT_DATA(200, login(owner, registered.email, registered.password));
-      return registered;
-    }();
-    // Three guessers on three addresses: each one failure, all answered.
-    for (int host = 2; host <= 4; ++host) {
-      E2E_ASSERT_ERROR(401,
-                       login(*from(server, host), account.email, "guess " + std::to_string(host)));
-    }
-    // The fourth takes the one attempt of this interval; the fifth waits.
-    E2E_ASSERT_ERROR(401, login(*from(server, 5), account.email, "guess 5"));
-    const auto slotTaken = std::chrono::steady_clock::now();
-    const HttpResult slowed = login(*from(server, 6), account.email, "guess 6");
-    const HttpResult newcomer = login(*from(server, 7), account.email, account.password);
-    const HttpResult owner = login(*from(server, 1), account.email, account.password);
-    const bool withinInterval =
-        std::chrono::steady_clock::now() - slotTaken < std::chrono::seconds(kInterval - 1);
-    if (withinInterval) {  // always, unless this machine stalled for seconds
-      E2E_ASSERT_ERROR(429, slowed);
-      CPPUNIT_ASSERT_EQUAL(std::string("Too many login attempts. Please try again later."),
-                           slowed.json()["message"].asString());
-      CPPUNIT_ASSERT_MESSAGE(describe(slowed),
-                             retryAfter(slowed) >= 1 && retryAfter(slowed) <= kInterval);
-      // The right password from a new address waits like everyone else...
-      E2E_ASSERT_ERROR(429, newcomer);
-    }
-    // ...but the owner's usual address is not slowed.
-    const Json data = E2E_ASSERT_DATA(200, owner);
-    CPPUNIT_ASSERT_EQUAL(account.userId, data["user"]["id"].asString());
+    Account account;
+    HttpResult newcomer;
+    retryUntilTimely("three logins within the interval", 3,
+                     [&](int) { return slowedWithinOneInterval(server, account, newcomer); });
     // The newcomer gets in after at most the interval it was told.
-    if (newcomer.status == 429) {
-      const std::int64_t wait = retryAfter(newcomer);
-      CPPUNIT_ASSERT_MESSAGE(describe(newcomer), wait >= 1 && wait <= kInterval);
-      std::this_thread::sleep_for(std::chrono::seconds(wait));
-      E2E_ASSERT_DATA(200, login(*from(server, 7), account.email, account.password));
-    } else {
-      E2E_ASSERT_DATA(200, newcomer);
-    }
+    const std::int64_t wait = retryAfter(newcomer);
+    CPPUNIT_ASSERT_MESSAGE(describe(newcomer), wait >= 1 && wait <= kInterval);
+    std::this_thread::sleep_for(std::chrono::seconds(wait));
+    E2E_ASSERT_DATA(200, login(*from(server, 7), account.email, account.password));
     // Other accounts are not slowed.
     HttpClient other(server.port(), "127.0.0.1", "127.0.0.8");
     const Account bystander = registerUser(other, "bystander");
@@ -172,10 +143,13 @@ class GuessingTest : public CppUnit::TestFixture {
 
   // ratelimit.requests = 4 per hour. The token's own counter is not used
   // on public routes: login, register and forgot-password with a valid
-  // token all count against 127.0.0.3, and the fifth answers 429.
+  // token all count against 127.0.0.3, and the fifth answers 429. The
+  // requests are counted inside one window, wherever the run falls in it.
   void testTokenDoesNotEscapeThePerAddressLimit() {
-    ServerProcess server(
-        ServerProcess::Settings{{"ratelimit.requests", "4"}, {"ratelimit.window", "3600"}});
+    constexpr std::int64_t kHour = 3600;
+    ServerProcess server(ServerProcess::Settings{{"ratelimit.requests", "4"},
+                                                 {"ratelimit.window", std::to_string(kHour)}});
+    awayFromWindowEdge(kHour);
     HttpClient elsewhere(server.port(), "127.0.0.1", "127.0.0.2");
     const Account account = registerUser(elsewhere, "tokenholder");
     HttpClient client(server.port(), "127.0.0.1", "127.0.0.3");
@@ -214,6 +188,46 @@ class GuessingTest : public CppUnit::TestFixture {
 
  private:
   static constexpr std::int64_t kInterval = 6;
+
+  // A new account, guessed from four addresses (the fourth takes the one
+  // attempt of the interval), then within the interval: a fifth guesser and
+  // the right password from a new address wait (`newcomer` keeps that 429),
+  // the owner's usual address does not. False when the three logins took
+  // longer than the interval less a second: too slow to tell.
+  static bool slowedWithinOneInterval(const ServerProcess& server, Account& account,
+                                      HttpResult& newcomer) {
+    {
+      HttpClient owner(server.port());
+      account = registerUser(owner, "slowed");
+      // The owner's usual address: a login succeeded from it.
+      E2E_ASSERT_DATA(200, login(owner, account.email, account.password));
+    }
+    // Three guessers on three addresses: each one failure, all answered.
+    for (int host = 2; host <= 4; ++host) {
+      E2E_ASSERT_ERROR(401,
+                       login(*from(server, host), account.email, "guess " + std::to_string(host)));
+    }
+    // The fourth takes the one attempt of this interval; the fifth waits.
+    E2E_ASSERT_ERROR(401, login(*from(server, 5), account.email, "guess 5"));
+    const auto slotTaken = std::chrono::steady_clock::now();
+    const HttpResult slowed = login(*from(server, 6), account.email, "guess 6");
+    newcomer = login(*from(server, 7), account.email, account.password);
+    const HttpResult owner = login(*from(server, 1), account.email, account.password);
+    const bool withinInterval =
+        std::chrono::steady_clock::now() - slotTaken < std::chrono::seconds(kInterval - 1);
+    // The owner's usual address is not slowed...
+    const Json data = E2E_ASSERT_DATA(200, owner);
+    CPPUNIT_ASSERT_EQUAL(account.userId, data["user"]["id"].asString());
+    if (!withinInterval) return false;
+    E2E_ASSERT_ERROR(429, slowed);
+    CPPUNIT_ASSERT_EQUAL(std::string("Too many login attempts. Please try again later."),
+                         slowed.json()["message"].asString());
+    CPPUNIT_ASSERT_MESSAGE(describe(slowed),
+                           retryAfter(slowed) >= 1 && retryAfter(slowed) <= kInterval);
+    // ...but the right password from a new address waits like everyone else.
+    E2E_ASSERT_ERROR(429, newcomer);
+    return true;
+  }
 
   static ServerProcess::Settings slowingSettings() {
     return generousSettings({{"auth.login.max_attempts", "5"},

@@ -128,7 +128,9 @@ class ProbeModuleTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(read.dump(), data.dump());
 
     // A refused note leaves no event behind.
-    client.post("/v1/probe/notes", Json::object(), bearer(account.token));
+    const Json refused = E2E_ASSERT_ERROR(
+        422, client.post("/v1/probe/notes", Json::object(), bearer(account.token)));
+    CPPUNIT_ASSERT_MESSAGE(refused.dump(), refused["errors"].contains("body"));
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), queryDatabase(probeServer().databaseUrl(),
                                                        "SELECT id FROM events WHERE company_id = " +
                                                            sqlQuote(account.companyId))

@@ -5,6 +5,7 @@
 // request ids (echoed, and recorded with the module's event).
 #include <cppunit/extensions/HelperMacros.h>
 
+#include "e2e/common/Timely.h"
 #include "e2e/products/ProductsSuite.h"
 
 using namespace rapport::e2e;
@@ -38,6 +39,7 @@ class ProductsHostTest : public CppUnit::TestFixture {
     ServerProcess server(productsSettings(
         kWithProducts, {{"ratelimit.requests", "3"}, {"ratelimit.window", std::to_string(kHour)}}));
     HttpClient client(server.port());
+    awayFromWindowEdge(kHour);  // the token's four requests count in one window
     const Account account = registerUser(client, "products-limit");  // the address's counter
 
     // The token's counter: three product requests, then 429.

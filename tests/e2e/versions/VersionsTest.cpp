@@ -2,7 +2,10 @@
 // decisions §10).
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <memory>
+
 #include "e2e/common/Api.h"
+#include "e2e/common/Timely.h"
 #include "rapport/time.h"
 
 using namespace rapport::e2e;
@@ -151,22 +154,32 @@ class VersionsTest : public CppUnit::TestFixture {
   }
 
   // API Versioning 7: the resource works until the Sunset instant, and
-  // answers 410 from then on, without a restart.
+  // answers 410 from then on, without a restart. The sunset is set a few
+  // seconds ahead at start-up; when the server started too slowly to answer
+  // before it, the attempt is made again with a sunset twice as far.
   void testSunsetArrivesWhileServing() {
-    const std::int64_t sunset = unixNow() + 3;
-    const std::string instant = rapport::isoTimestamp(sunset * 1'000'000);
-    ServerProcess server(generousSettings({{"deprecations", "soon"},
-                                           {"deprecations.soon.prefix", "/v1/versions"},
-                                           {"deprecations.soon.deprecated_at", "2020-01-01"},
-                                           {"deprecations.soon.sunset_at", instant}}));
-    HttpClient client(server.port());
-    const HttpResult before = client.get("/v1/versions");
-    if (unixNow() < sunset) {
+    std::unique_ptr<ServerProcess> server;
+    std::int64_t sunset = 0;
+    std::int64_t lead = 0;
+    retryUntilTimely("the resource before its sunset", 3, [&](int attempt) {
+      lead = std::int64_t{3} << attempt;  // 3, 6, 12 s
+      sunset = unixNow() + lead;
+      const std::string instant = rapport::isoTimestamp(sunset * 1'000'000);
+      server.reset();
+      server = std::make_unique<ServerProcess>(
+          generousSettings({{"deprecations", "soon"},
+                            {"deprecations.soon.prefix", "/v1/versions"},
+                            {"deprecations.soon.deprecated_at", "2020-01-01"},
+                            {"deprecations.soon.sunset_at", instant}}));
+      const HttpResult before = HttpClient(server->port()).get("/v1/versions");
+      if (unixNow() >= sunset) return false;
       E2E_ASSERT_DATA(200, before);
       CPPUNIT_ASSERT_MESSAGE(describe(before), before.hasHeader("Sunset"));
-    }
+      return true;
+    });
+    HttpClient client(server->port());
     const bool gone = waitUntil([&] { return client.get("/v1/versions").status == 410; },
-                                std::chrono::seconds(6));
+                                std::chrono::seconds(lead + 3));
     CPPUNIT_ASSERT_MESSAGE("still answering after its sunset", gone);
     CPPUNIT_ASSERT_MESSAGE("410 before the sunset instant", unixNow() >= sunset);
     E2E_ASSERT_ERROR(410, client.get("/v1/versions"));

@@ -1,6 +1,10 @@
 // PasswordHasher: argon2id PHC strings, verification, parameter checks.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -94,10 +98,42 @@ class PasswordHasherTest : public CppUnit::TestFixture {
     }
   }
 
+  // burn() spends what one verify() spends, so that a login for an unknown
+  // e-mail takes as long as one with a wrong password. Measured in this
+  // thread's CPU time (argon2 with p=1 runs in the calling thread), which
+  // other processes on a busy machine do not inflate: the cheapest of three
+  // burns costs between half and twice the cheapest of three verifications.
+  // A burn that hashed nothing, or with cheaper parameters, costs a small
+  // fraction of one.
   void testBurn() {
     const PasswordHasher hasher;
-    hasher.burn("anything");
-    hasher.burn("");
+    const std::string encoded = hasher.hash("the real password");
+    auto verifyCost = std::chrono::nanoseconds::max();
+    auto burnCost = std::chrono::nanoseconds::max();
+    for (int i = 0; i < 3; ++i) {
+      verifyCost = std::min(verifyCost, threadCpuTime([&] {
+                              CPPUNIT_ASSERT(!hasher.verify("a wrong password", encoded));
+                            }));
+      burnCost = std::min(burnCost, threadCpuTime([&] { hasher.burn(i == 1 ? "" : "anything"); }));
+    }
+    const std::string costs = "burn " + std::to_string(burnCost.count()) + " ns, verify " +
+                              std::to_string(verifyCost.count()) + " ns of CPU";
+    CPPUNIT_ASSERT_MESSAGE(costs, burnCost * 2 >= verifyCost);
+    CPPUNIT_ASSERT_MESSAGE(costs, burnCost <= verifyCost * 2);
+  }
+
+ private:
+  // The CPU time this thread spends running `work`.
+  template <typename Work>
+  static std::chrono::nanoseconds threadCpuTime(Work work) {
+    const auto now = [] {
+      timespec t{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+      return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+    };
+    const auto start = now();
+    work();
+    return now() - start;
   }
 };
 
