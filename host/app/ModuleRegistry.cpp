@@ -61,6 +61,11 @@ void ModuleRegistry::batch(const std::string& collectionPath, BatchSpec spec) {
   registerBatchRoute(parts_.router, "/v1" + collectionPath, std::move(spec), parts_.db, module_);
 }
 
+void ModuleRegistry::describeExtra(const std::string& method, const std::string& path,
+                                   RouteDocExtra extra) {
+  parts_.router.describeExtra(method, "/v1" + path, std::move(extra), module_);
+}
+
 MigrationSet ModuleRegistry::migrations() const {
   MigrationSet set{module_, migrations_};
   std::sort(set.migrations.begin(), set.migrations.end(),

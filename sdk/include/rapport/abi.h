@@ -104,8 +104,11 @@
 //        module.h: Host::notifyOwners (mail to a company's owners).
 //   6.1: batch.h (BatchSpec, UpsertMatch) and Registry::batch, appended:
 //        POST <collection>/batch. A Resource opts in by itself.
+//   6.2: api_doc.h: RouteDocExtra (a cursor `meta`, a Public route that
+//        reads the bearer token) and Registry::describeExtra, appended;
+//        schema::optionalText (a blank that clears the field).
 #define RAPPORT_SDK_ABI_MAJOR 6
-#define RAPPORT_SDK_ABI_MINOR 1
+#define RAPPORT_SDK_ABI_MINOR 2
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

@@ -27,8 +27,14 @@
 // that drifts from the code fails the tests (docs/openapi.md lists the
 // keywords that check understands).
 //
-// ABI (abi.h): RouteDoc is constructed by modules, so its members are frozen
-// within a major version; the builders are functions of the SDK library.
+// What RouteDoc cannot say (its members are frozen within a major version)
+// goes into a RouteDocExtra, attached with Registry::describeExtra after
+// describe(): a `meta` that is not the pagination block (a cursor), or a
+// Public route whose handler reads the bearer token itself.
+//
+// ABI (abi.h): RouteDoc and RouteDocExtra are constructed by modules, so
+// their members are frozen within a major version; the builders are
+// functions of the SDK library.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +60,9 @@ struct RouteDoc {
   Json query = nullptr;
   // The request body (application/json, an object). Null: no body.
   Json body = nullptr;
-  int status = 200;  // the success status: 200 or 201
+  // The success status: 200 or 201; 0 for a route that never succeeds
+  // (it answers only errors: GET /v1/errors/sample).
+  int status = 200;
   // The schema of the envelope's `data` on success. Null: the answer carries
   // only a message.
   Json data = nullptr;
@@ -66,6 +74,18 @@ struct RouteDoc {
   std::vector<int> errors = {};
 };
 
+// Since 6.2. More about a described route (Registry::describeExtra).
+struct RouteDocExtra {
+  // The schema of the envelope's `meta` on success, for a route whose meta
+  // is not the pagination block (RouteDoc::paged): GET /v1/events answers
+  // {"next_cursor", "has_more"}. Null: none.
+  Json meta = nullptr;
+  // True for an Access::Public route whose handler reads the bearer token
+  // itself and answers 401 without a valid one (POST /v1/auth/refresh): the
+  // document requires the token although the router lets the request in.
+  bool readsBearerToken = false;
+};
+
 // JSON Schema builders. `description` is left out when empty.
 namespace schema {
 
@@ -74,6 +94,11 @@ using Properties = std::vector<std::pair<std::string, Json>>;
 RAPPORT_SDK_API Json string(const std::string& description = "");
 // A string of 1 to `maxLength` characters.
 RAPPORT_SDK_API Json text(std::int64_t maxLength, const std::string& description = "");
+// Since 6.2. An optional text field of a body, read with
+// rapport::optionalText (request_rules.h): a string of at most `maxLength`
+// characters, or null; "" (or blank) is accepted and clears the field
+// (stored as null). The description says so.
+RAPPORT_SDK_API Json optionalText(std::int64_t maxLength, const std::string& description = "");
 RAPPORT_SDK_API Json integer(const std::string& description = "");
 // An integer within [min, max].
 RAPPORT_SDK_API Json integerBetween(std::int64_t min, std::int64_t max,

@@ -106,6 +106,11 @@ class RAPPORT_VISIBLE Registry {
   // module's POST collectionPath and PATCH collectionPath + "/{id}" routes,
   // which must be registered already (std::logic_error otherwise).
   virtual void batch(const std::string& collectionPath, BatchSpec spec) = 0;
+  // Since 6.2 (api_doc.h). Adds what RouteDoc cannot say to a route this
+  // module described already; throws std::logic_error when it is not
+  // described, or has its extra already.
+  virtual void describeExtra(const std::string& method, const std::string& path,
+                             RouteDocExtra extra) = 0;
 };
 
 class RAPPORT_VISIBLE Module {

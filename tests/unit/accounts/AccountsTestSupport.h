@@ -165,7 +165,16 @@ class FakeRegistry : public rapport::Registry {
     schemas[name] = std::move(value);
   }
   void batch(const std::string&, rapport::BatchSpec) override {}
+  void describeExtra(const std::string& method, const std::string& path,
+                     rapport::RouteDocExtra extra) override {
+    const std::string key = method + " " + path;
+    if (!docs.count(key) || extras.count(key)) {
+      throw std::logic_error("describeExtra " + key + ": not described, or given twice");
+    }
+    extras.emplace(key, std::move(extra));
+  }
   std::map<std::string, rapport::RouteDoc> docs;
+  std::map<std::string, rapport::RouteDocExtra> extras;
   std::map<std::string, rapport::Json> schemas;
 
   // Runs the handler of "METHOD path" (the registered pattern) for `request`,
