@@ -13,19 +13,22 @@
 // The host adds what it knows itself: the path parameters (from the
 // pattern's "{name}" segments), the bearer-token security of an
 // Authenticated route, the envelope ({"message", "data", "meta"}), the
-// rate-limit and X-Request-Id headers, and the errors its request path can
-// answer (400, 401, 403 with roles, 404 with path parameters, 405, 410,
-// 413, 422 with a body or query, 429, 500, 503). A route without a
-// description still appears, with a generic envelope. A third-party module
-// describes its routes the same way (rapport::Resource describes its own).
+// rate-limit and X-Request-Id headers, who may call the route, and the
+// errors its request path can answer (400 on a route that takes a body,
+// 401, 403 with roles, 404 with path parameters, 410 past a configured
+// sunset, 413 and 422 with a body, 422 with a query, 429, 500, 503). A route
+// without a description still appears, with a generic envelope. A
+// third-party module describes its routes the same way (rapport::Resource
+// describes its own).
 //
 // Schemas are JSON Schema 2020-12, the dialect of OpenAPI 3.1, held as
 // rapport::Json. The builders below make the subset Rapport uses; any valid
 // JSON Schema object may be passed as well. With `api.check_responses` on
-// (tests), the host checks every 2xx response of a described route against
-// its `data` schema and answers 500 when it does not match, so a description
-// that drifts from the code fails the tests (docs/openapi.md lists the
-// keywords that check understands).
+// (tests), the host checks every answer of a route, whatever its status,
+// against the document (the status must be one it lists; the body and the
+// required headers must match) and answers 500 when it does not, so a
+// description that drifts from the code fails the tests (docs/openapi.md
+// lists the keywords that check understands).
 //
 // What RouteDoc cannot say (its members are frozen within a major version)
 // goes into a RouteDocExtra, attached with Registry::describeExtra after
