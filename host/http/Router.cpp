@@ -142,6 +142,7 @@ void Router::add(const std::string& method, const std::string& pattern, rapport:
                                                              std::move(options),
                                                              std::move(names),
                                                              body,
+                                                             {},
                                                              {}}));
   ++size_;
 }

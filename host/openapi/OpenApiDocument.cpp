@@ -438,6 +438,12 @@ rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
        {"components", std::move(components)}});
 }
 
+const rapport::Json* operationOf(const rapport::Json& document, const Route& route) {
+  const Json* paths = document.find("paths");
+  const Json* item = paths ? paths->find(route.pattern) : nullptr;
+  return item ? item->find(lowerMethod(route.method)) : nullptr;
+}
+
 const rapport::Json& ApiDocument::get() const {
   std::call_once(
       built_, [this] { document_ = openApiDocument(router_, schemas_, conditions_, versions_); });

@@ -31,6 +31,9 @@ rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
                               const ConditionalRoutes* conditions = nullptr,
                               const VersionPolicy* versions = nullptr);
 
+// The operation of `route` in `document`, or nullptr.
+const rapport::Json* operationOf(const rapport::Json& document, const Route& route);
+
 // The document built once, at the first call of get(), from what is
 // registered by then: GET /v1/openapi.json serves it and api.check_responses
 // checks answers against it. Thread-safe; every argument must outlive it.

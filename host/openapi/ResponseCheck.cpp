@@ -10,12 +10,6 @@ namespace {
 
 using rapport::Json;
 
-std::string lowerMethod(std::string method) {
-  std::transform(method.begin(), method.end(), method.begin(),
-                 [](char c) { return char(c - 'A' + 'a'); });
-  return method;
-}
-
 // `value` itself, or the component its "$ref" names ("#/components/<kind>/X").
 const Json* resolved(const Json& document, const Json* value, const std::string& kind) {
   if (!value || !value->isObject()) return value;
@@ -96,9 +90,7 @@ std::string bodyMismatch(const ApiDocument& document, const Route& route, const 
 std::string responseMismatch(const ApiDocument& document, const Route& route,
                              const RawResponse& response) {
   const Json& doc = document.get();
-  const Json* paths = doc.find("paths");
-  const Json* item = paths ? paths->find(route.pattern) : nullptr;
-  const Json* operation = item ? item->find(lowerMethod(route.method)) : nullptr;
+  const Json* operation = operationOf(doc, route);
   const Json* responses = operation ? operation->find("responses") : nullptr;
   if (!responses) return "the document has no operation " + route.method + " " + route.pattern;
   const Json* answer = resolved(doc, responses->find(std::to_string(response.status)), "responses");
