@@ -345,6 +345,12 @@ Json operation(const Route& route, const ConditionalRoutes* conditions,
   if (!doc || doc->status != 0) {
     responses.set(std::to_string(doc ? doc->status : 200), successAnswer(route, kind));
   }
+  if (!doc) {
+    // Nobody said what else it answers: any status, in the envelope.
+    Json other = successAnswer(route, kind);
+    other.set("description", "Any other answer: this route is not described.");
+    responses.set("default", std::move(other));
+  }
   if (kind == ConditionalRoutes::Kind::Read) {
     Json headers = commonHeaders();
     headers.set("ETag", headerRef("ETag"));

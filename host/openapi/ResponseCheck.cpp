@@ -93,7 +93,9 @@ std::string responseMismatch(const ApiDocument& document, const Route& route,
   const Json* operation = operationOf(doc, route);
   const Json* responses = operation ? operation->find("responses") : nullptr;
   if (!responses) return "the document has no operation " + route.method + " " + route.pattern;
-  const Json* answer = resolved(doc, responses->find(std::to_string(response.status)), "responses");
+  // "default" stands for every status not listed (an undescribed route's).
+  const Json* listed = responses->find(std::to_string(response.status));
+  const Json* answer = resolved(doc, listed ? listed : responses->find("default"), "responses");
   if (!answer) {
     return "status " + std::to_string(response.status) +
            " is not declared (declared: " + declaredStatuses(*responses) + ")";
