@@ -381,9 +381,11 @@ Json globalTags(const Router& router) {
   Json tags = Json::array();
   for (const auto& [tag, modules] : owners) {
     std::string names;
-    for (const auto& module : modules) names += (names.empty() ? "" : ", ") + module;
-    const char* noun = modules.size() == 1 ? " module." : " modules.";
-    tags.push(Json::object({{"name", tag}, {"description", "Routes of the " + names + noun}}));
+    for (const auto& module : modules) {
+      names += (names.empty() ? "" : " and ") +
+               (module == "host" ? std::string("the host") : "the " + module + " module");
+    }
+    tags.push(Json::object({{"name", tag}, {"description", "Routes of " + names + "."}}));
   }
   return tags;
 }
