@@ -162,6 +162,9 @@ void describeAuth(rapport::Registry& registry) {
        .tag = kAuth,
        .data = schema::ref("AccessToken"),
        .errors = {401}});
+  // Public in the router (SessionRoutes: the handler reads the token), but
+  // a client must send it: the document requires the bearer token.
+  registry.describeExtra("POST", "/auth/refresh", {.readsBearerToken = true});
   registry.describe("POST", "/auth/logout", {.summary = "Revoke the current token", .tag = kAuth});
   registry.describe("GET", "/auth/me",
                     {.summary = "Get the current user and the company the token acts for",

@@ -65,6 +65,11 @@ void ModuleRegistry::metrics(std::vector<MetricFamily> families, MetricCollector
   if (parts_.metrics) parts_.metrics->add(module_, std::move(families), std::move(collect));
 }
 
+void ModuleRegistry::describeExtra(const std::string& method, const std::string& path,
+                                   RouteDocExtra extra) {
+  parts_.router.describeExtra(method, "/v1" + path, std::move(extra), module_);
+}
+
 MigrationSet ModuleRegistry::migrations() const {
   MigrationSet set{module_, migrations_};
   std::sort(set.migrations.begin(), set.migrations.end(),

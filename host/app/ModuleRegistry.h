@@ -46,6 +46,8 @@ class ModuleRegistry : public rapport::Registry {
   void schema(const std::string& name, Json schema) override;
   void batch(const std::string& collectionPath, BatchSpec spec) override;
   void metrics(std::vector<MetricFamily> families, MetricCollector collect) override;
+  void describeExtra(const std::string& method, const std::string& path,
+                     RouteDocExtra extra) override;
 
   // The module's migrations, in id order.
   MigrationSet migrations() const;

@@ -68,11 +68,11 @@ HttpOptions httpOptions(const Settings& s) {
   return o;
 }
 
-PipelineOptions pipelineOptions(const Settings& s, const ApiSchemas& schemas) {
+PipelineOptions pipelineOptions(const Settings& s, const ApiDocument& document) {
   PipelineOptions o;
   if (s.getBool("api.check_responses", false)) {
-    o.checkResponse = [&schemas](const Route& route, const rapport::Response& response) {
-      return responseMismatch(route, response, schemas);
+    o.checkResponse = [&document](const Route& route, const RawResponse& response) {
+      return responseMismatch(document, route, response);
     };
   }
   o.rateLimitRequests = s.getInt("ratelimit.requests", o.rateLimitRequests);
@@ -141,7 +141,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   conditions_ =
       std::make_unique<ConditionalRoutes>(router_, records_.paths(), "/v1", records_, *db_);
   // Last, so that the document it serves lists every route above.
-  registerOpenApiRoute(router_, *schemas_, conditions_.get());
+  document_ = std::make_unique<ApiDocument>(router_, *schemas_, conditions_.get(), versions_.get());
+  registerOpenApiRoute(router_, *document_);
 }
 
 Server::~Server() {
@@ -211,7 +212,7 @@ void Server::startServing(bool listen) {
       }
     }
     // One Pipeline, for the listener and for the in-process harness alike.
-    PipelineOptions requests = pipelineOptions(settings_, *schemas_);
+    PipelineOptions requests = pipelineOptions(settings_, *document_);
     requests.conditions = conditions_.get();
     requests.idempotency = idempotency_.get();
     pipeline_ = std::make_unique<Pipeline>(router_, *tokens_, *rateLimits_.requests, *versions_,

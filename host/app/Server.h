@@ -35,6 +35,7 @@
 #include "mail/MailService.h"
 #include "metrics/Exporter.h"
 #include "openapi/ApiSchemas.h"
+#include "openapi/OpenApiDocument.h"
 #include "ratelimit/RateLimitStores.h"
 #include "records/Directory.h"
 #include "secrets/SecretBox.h"
@@ -75,6 +76,8 @@ class Server {
   const Router& router() const { return router_; }
   const ApiSchemas& schemas() const { return *schemas_; }
   const ConditionalRoutes* conditions() const { return conditions_.get(); }
+  // The API document GET /v1/openapi.json serves (built at its first use).
+  const ApiDocument& document() const { return *document_; }
 
  private:
   void setUpModule(rapport::Module& module, const std::string& name);
@@ -126,6 +129,9 @@ class Server {
   // holds both.
   std::unique_ptr<IdempotencyKeys> idempotency_;
   std::unique_ptr<ConditionalRoutes> conditions_;
+  // The API document (reads router_, schemas_, conditions_, versions_):
+  // served, and what api.check_responses holds answers to.
+  std::unique_ptr<ApiDocument> document_;
   std::unique_ptr<HttpServer> http_;
   std::unique_ptr<Pipeline> pipeline_;  // serves http_ and handle()
   // metrics.listen: reads http_ and the modules' collectors, so it goes

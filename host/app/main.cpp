@@ -94,10 +94,7 @@ class RapportDaemon : public Poco::Util::ServerApplication {
   int describe(const rapport::host::Settings& settings, const std::string& command) {
     rapport::host::Server server(settings, executableDir());
     if (command == "openapi") {
-      std::cout << rapport::host::openApiDocument(server.router(), server.schemas(),
-                                                  server.conditions())
-                       .dump()
-                << "\n";
+      std::cout << server.document().get().dump() << "\n";
       return Application::EXIT_OK;
     }
     for (const auto* route : server.router().routes()) {

@@ -52,7 +52,10 @@ Json resultSchema(const Route& post, const Route& patch) {
     properties.emplace_back("data", std::move(data));
   }
   properties.emplace_back("message", schema::string());
-  properties.emplace_back("errors", schema::anyObject("Field errors of a 422 item."));
+  // As ValidationError's errors: each field at fault with its messages.
+  properties.emplace_back(
+      "errors", schema::object({}, {}, "Field errors of a 422 item: each field with its messages.")
+                    .set("additionalProperties", schema::arrayOf(schema::string())));
   return schema::object(std::move(properties), {"status"});
 }
 

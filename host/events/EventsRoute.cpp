@@ -114,6 +114,25 @@ Response listEvents(const Request& request, Database& db, const EventCatalogue& 
       Json::object({{"next_cursor", Json(static_cast<long long>(next))}, {"has_more", hasMore}}));
 }
 
+// What an event carries: the record as its GET answers it, {"id"} for a
+// deletion, and whatever a module's own event types declare (any object).
+Json eventData() {
+  return schema::object({{"id", schema::string("The record's id.")}}, {},
+                        "The record as GET returns it; {\"id\"} for a deletion. Its fields "
+                        "depend on the event type.")
+      .set("additionalProperties", true);
+}
+
+// meta of GET /v1/events: the cursor to read on from.
+Json cursorMeta() {
+  return schema::object(
+      {{"next_cursor", schema::integerBetween(0, std::numeric_limits<std::int64_t>::max(),
+                                              "The last sequence returned, or `after` when "
+                                              "none: pass it as `after` to read on.")},
+       {"has_more", schema::boolean("True when more events follow now.")}},
+      {"next_cursor", "has_more"});
+}
+
 void describeEventsRoute(Registry& registry) {
   using namespace rapport::schema;
   registry.schema(
@@ -124,7 +143,7 @@ void describeEventsRoute(Registry& registry) {
               {"module", string("the module that declared the type")},
               {"request_id", nullable(string("X-Request-Id of the request that caused it"))},
               {"created_at", timestamp()},
-              {"data", anyObject("the record as GET returns it; {\"id\"} for a deletion")}},
+              {"data", eventData()}},
              {"id", "sequence", "type", "module", "request_id", "created_at", "data"}));
   registry.describe(
       "GET", "/events",
@@ -142,6 +161,7 @@ void describeEventsRoute(Registry& registry) {
                    {"limit", integerBetween(1, kMaxLimit, "at most this many (default 50)")}}),
        .data = arrayOf(ref("Event")),
        .errors = {410}});
+  registry.describeExtra("GET", "/events", {.meta = cursorMeta()});
 }
 
 }  // namespace

@@ -31,6 +31,9 @@ struct Pipeline::Context {
   std::string owner = "host";  // whose code failed, for the log
   // The matched route, whose pattern names the request in metrics and log.
   const Route* route = nullptr;
+  // The transport read the request whole (api.check_responses checks the
+  // answer; a refusal of the transport is the same for every path).
+  bool readWhole = false;
 };
 
 namespace {
@@ -233,6 +236,7 @@ RawResponse Pipeline::handle(const RawRequest& raw) const {
     response = internalError();
   }
   finish(response, ctx);
+  check(raw, response, ctx);
   const auto elapsed = std::chrono::steady_clock::now() - started;
   const std::string_view route = ctx.route ? ctx.route->pattern : metrics::kUnmatchedRoute;
   metrics::requestServed(route, raw.method, response.status, elapsed);
@@ -266,6 +270,7 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   // or 405 still counts like any request.
   RouteMatch match = router_.match(raw.method, raw.path);
   ctx.route = match.route;
+  ctx.readWhole = raw.readState == ReadState::Complete;
   limitRate(raw, ctx, match.route);
   checkRead(raw);
   if (ctx.version.gone) throw rapport::Error::gone(ctx.version.goneMessage);
@@ -301,11 +306,6 @@ RawResponse Pipeline::runHandler(const Route& route, const rapport::Request& req
       {.first = conditions ? conditions->before(route, request) : RequestTransactions::Hook{},
        .beforeCommit = std::move(fence)});
   rapport::Response response = route.handler(request);
-  if (options_.checkResponse) {
-    if (std::string problem = options_.checkResponse(route, response); !problem.empty()) {
-      throw std::logic_error("the answer does not match its route's description: " + problem);
-    }
-  }
   if (conditions && conditions->after(route, request, response)) return notModified(response);
   return fromResponse(response, route.body);
 }
@@ -346,6 +346,21 @@ void Pipeline::limitRate(const RawRequest& raw, Context& ctx, const Route* route
     metrics::rateLimited();
     throw rapport::Error::tooManyRequests(static_cast<long>(ctx.rate.retryAfter));
   }
+}
+
+void Pipeline::check(const RawRequest& raw, RawResponse& response, const Context& ctx) const {
+  if (!options_.checkResponse || !ctx.route || !ctx.readWhole) return;
+  std::string problem;
+  try {
+    problem = options_.checkResponse(*ctx.route, response);
+  } catch (const std::exception& e) {
+    problem = std::string("the check failed: ") + e.what();
+  }
+  if (problem.empty()) return;
+  logFailure(raw, ctx.requestId, ctx.owner,
+             ("the answer does not match its route's description: " + problem).c_str());
+  response = internalError();
+  finish(response, ctx);
 }
 
 void Pipeline::finish(RawResponse& response, const Context& ctx) const {

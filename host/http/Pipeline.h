@@ -51,10 +51,12 @@ class IdempotencyKeys;
 struct PipelineOptions {
   std::int64_t rateLimitRequests = 60;  // per window, per token or client key
   std::int64_t rateLimitWindow = 60;    // seconds
-  // api.check_responses: when set, runs on every handler's answer; a
-  // non-empty result (what disagrees with the route's description) turns
+  // api.check_responses: when set, runs on every answer of a matched route,
+  // whatever its status, as it is about to be sent (headers included),
+  // except the transport's refusals (a request that was not read whole);
+  // a non-empty result (what disagrees with the route's description) turns
   // the answer into a 500 logged with it (openapi/ResponseCheck.h).
-  std::function<std::string(const Route&, const rapport::Response&)> checkResponse;
+  std::function<std::string(const Route&, const RawResponse&)> checkResponse;
   // Conditional requests on records; null: no ETags, If-* ignored.
   const ConditionalRoutes* conditions = nullptr;
   // Idempotency-Key on authenticated POSTs; null: the header is ignored.
@@ -87,6 +89,8 @@ class Pipeline {
   // `route`: the matched route, or null (404, 405).
   void limitRate(const RawRequest& raw, Context& ctx, const Route* route) const;
   void finish(RawResponse& response, const Context& ctx) const;
+  // api.check_responses on the finished answer: a 500 when it disagrees.
+  void check(const RawRequest& raw, RawResponse& response, const Context& ctx) const;
 
   const Router& router_;
   Authenticator& authenticator_;

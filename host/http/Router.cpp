@@ -142,13 +142,13 @@ void Router::add(const std::string& method, const std::string& pattern, rapport:
                                                              std::move(options),
                                                              std::move(names),
                                                              body,
+                                                             {},
                                                              {}}));
   ++size_;
 }
 
-void Router::describe(const std::string& method, const std::string& pattern, rapport::RouteDoc doc,
-                      const std::string& owner) {
-  const std::string what = "Route description " + method + " " + pattern + " of '" + owner + "'";
+Route& Router::ownRoute(const std::string& method, const std::string& pattern,
+                        const std::string& owner, const std::string& what) {
   const auto names = parsePattern(pattern);
   const auto segments = splitPath(pattern);
   const Node* node = root_.get();
@@ -167,8 +167,24 @@ void Router::describe(const std::string& method, const std::string& pattern, rap
   if (route.owner != owner) {
     throw std::logic_error(what + ": the route belongs to '" + route.owner + "'");
   }
+  return route;
+}
+
+void Router::describe(const std::string& method, const std::string& pattern, rapport::RouteDoc doc,
+                      const std::string& owner) {
+  const std::string what = "Route description " + method + " " + pattern + " of '" + owner + "'";
+  Route& route = ownRoute(method, pattern, owner, what);
   if (route.doc) throw std::logic_error(what + ": described twice");
   route.doc = std::move(doc);
+}
+
+void Router::describeExtra(const std::string& method, const std::string& pattern,
+                           rapport::RouteDocExtra extra, const std::string& owner) {
+  const std::string what = "Route extra " + method + " " + pattern + " of '" + owner + "'";
+  Route& route = ownRoute(method, pattern, owner, what);
+  if (!route.doc) throw std::logic_error(what + ": not described yet");
+  if (route.extra) throw std::logic_error(what + ": given twice");
+  route.extra = std::move(extra);
 }
 
 namespace {

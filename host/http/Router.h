@@ -48,6 +48,8 @@ struct Route {
   // What the API document says about the route (api_doc.h); absent until
   // described.
   std::optional<rapport::RouteDoc> doc;
+  // What RouteDoc cannot say (api_doc.h RouteDocExtra); absent: nothing.
+  std::optional<rapport::RouteDocExtra> extra;
 };
 
 struct RouteMatch {
@@ -78,6 +80,11 @@ class Router {
   // or when it is described already.
   void describe(const std::string& method, const std::string& pattern, rapport::RouteDoc doc,
                 const std::string& owner);
+  // Attaches the extra of a route `owner` described already; throws
+  // std::logic_error as describe() does, when the route is not described,
+  // or when it has an extra already.
+  void describeExtra(const std::string& method, const std::string& pattern,
+                     rapport::RouteDocExtra extra, const std::string& owner);
 
   // Every route, ordered by pattern then method (the API document's order).
   std::vector<const Route*> routes() const;
@@ -94,6 +101,11 @@ class Router {
   struct Node;  // a trie node; opaque, defined in Router.cpp
 
  private:
+  // The route registered with exactly this method and pattern by `owner`;
+  // throws std::logic_error starting with `what` otherwise.
+  Route& ownRoute(const std::string& method, const std::string& pattern, const std::string& owner,
+                  const std::string& what);
+
   std::unique_ptr<Node> root_;
   std::size_t size_ = 0;
 };

@@ -61,11 +61,14 @@ void describeUtilityRoutes(Router& router) {
   router.describe(
       "GET", "/v1/errors/sample",
       {.summary = "Answer the error envelope of a status",
-       .description = "For client authors: always answers the error of `status`.",
+       .description = "For client authors: always answers the error of `status`, never a "
+                      "success.",
        .tag = "meta",
        .query = schema::object(
-           {{"status", schema::enumOf({"400", "401", "403", "404", "409", "422", "429", "500"})}},
+           {{"status", schema::enumOf({"400", "401", "403", "404", "409", "422", "429", "500"},
+                                      "The status to answer.")}},
            {"status"}),
+       .status = 0,  // no success answer
        .errors = {400, 403, 404, 409, 422, 429, 500}},
       "host");
   router.describe("GET", "/healthz",

@@ -96,9 +96,11 @@ IdempotencyKeys::Begun IdempotencyKeys::begin(const rapport::Request& request,
       continue;
     }
     if (row["fingerprint"].asString() != fingerprint) {
-      throw rapport::Error(422,
-                           "This Idempotency-Key was used with another request (method, path "
-                           "or body): use a new key for a new request.");
+      // A 422 names its field (decisions §1): the header at fault.
+      throw rapport::Error::invalidField("Idempotency-Key",
+                                         "This Idempotency-Key was used with another request "
+                                         "(method, path or body): use a new key for a new "
+                                         "request.");
     }
     if (row["state"].asString() == "done") {
       return {replayOf(row, sealContext(companyId, userId, keyHash)), nullptr};

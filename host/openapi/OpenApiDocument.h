@@ -6,6 +6,7 @@
 // (docs/openapi.md).
 #pragma once
 
+#include <mutex>
 #include <vector>
 
 #include "http/Router.h"
@@ -15,6 +16,7 @@
 namespace rapport::host {
 
 class ConditionalRoutes;
+class VersionPolicy;
 
 // The statuses a route can answer besides its success, in order: those the
 // host's request path derives from the route, then the route's own.
@@ -23,7 +25,34 @@ std::vector<int> routeErrorStatuses(const Route& route);
 // The whole document. Deterministic: the same routes give the same bytes.
 // `conditions` (may be null) adds the records' ETag, If-Match and
 // If-None-Match; every authenticated POST gets the Idempotency-Key header.
+// `versions` (may be null) marks the routes of a deprecated version or
+// path deprecated, and adds 410 to those with a sunset.
 rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
-                              const ConditionalRoutes* conditions = nullptr);
+                              const ConditionalRoutes* conditions = nullptr,
+                              const VersionPolicy* versions = nullptr);
+
+// The operation of `route` in `document`, or nullptr.
+const rapport::Json* operationOf(const rapport::Json& document, const Route& route);
+
+// The document built once, at the first call of get(), from what is
+// registered by then: GET /v1/openapi.json serves it and api.check_responses
+// checks answers against it. Thread-safe; every argument must outlive it.
+class ApiDocument {
+ public:
+  ApiDocument(const Router& router, const ApiSchemas& schemas, const ConditionalRoutes* conditions,
+              const VersionPolicy* versions)
+      : router_(router), schemas_(schemas), conditions_(conditions), versions_(versions) {}
+
+  const rapport::Json& get() const;
+  const ApiSchemas& schemas() const { return schemas_; }
+
+ private:
+  const Router& router_;
+  const ApiSchemas& schemas_;
+  const ConditionalRoutes* conditions_;
+  const VersionPolicy* versions_;
+  mutable std::once_flag built_;
+  mutable rapport::Json document_;
+};
 
 }  // namespace rapport::host

@@ -4,16 +4,13 @@
 #pragma once
 
 #include "http/Router.h"
-#include "openapi/ApiSchemas.h"
+#include "openapi/OpenApiDocument.h"
 
 namespace rapport::host {
 
-class ConditionalRoutes;
-
 // Register it after every other route: the document is built once, at the
-// first request, from the routes registered by then. `router` and `schemas`
-// must outlive the route.
-void registerOpenApiRoute(Router& router, const ApiSchemas& schemas,
-                          const ConditionalRoutes* conditions);
+// first request, from the routes registered by then. `document` must
+// outlive the route.
+void registerOpenApiRoute(Router& router, const ApiDocument& document);
 
 }  // namespace rapport::host

@@ -23,6 +23,12 @@ Json text(std::int64_t maxLength, const std::string& description) {
   return typed("string", description).set("minLength", 1).set("maxLength", maxLength);
 }
 
+Json optionalText(std::int64_t maxLength, const std::string& description) {
+  const std::string blank = "Blank text clears it (stored as null).";
+  return nullable(typed("string", description.empty() ? blank : description + " " + blank)
+                      .set("maxLength", maxLength));
+}
+
 Json integer(const std::string& description) {
   return typed("integer", description);
 }

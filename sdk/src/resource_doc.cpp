@@ -57,12 +57,21 @@ Json recordSchema(const ResourceSpec& spec) {
   return schema::object(std::move(properties), std::move(required));
 }
 
-// A body may send null for any field (the default, or a cleared value).
+// A body may send null for any field (the default, or a cleared value); an
+// optional text field also takes blank text, which clears it (resource.cpp
+// reads it with rapport::optionalText).
+Json bodyValue(const ResourceField& field) {
+  if (field.kind == FieldKind::Text && !field.required) {
+    return schema::optionalText(static_cast<std::int64_t>(field.maxLength));
+  }
+  return schema::nullable(valueSchema(field));
+}
+
 Json bodySchema(const ResourceSpec& spec, bool creating) {
   schema::Properties properties;
   std::vector<std::string> required;
   for (const auto& field : spec.fields) {
-    properties.emplace_back(field.name, schema::nullable(valueSchema(field)));
+    properties.emplace_back(field.name, bodyValue(field));
     if (creating && field.required) required.push_back(field.name);
   }
   return schema::object(std::move(properties), std::move(required));

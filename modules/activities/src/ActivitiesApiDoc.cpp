@@ -49,7 +49,7 @@ Json activityBody(bool creating) {
   return schema::object(
       {{"type", type()},
        {"title", schema::text(255)},
-       {"description", schema::nullable(schema::text(10000))},
+       {"description", schema::optionalText(10000)},
        {"scheduled_at", schema::nullable(schema::timestamp())},
        {"duration_minutes", schema::nullable(duration())},
        {"owner_id", schema::nullable(schema::string())},

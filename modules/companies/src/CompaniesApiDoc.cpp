@@ -36,14 +36,14 @@ Json companySchema() {
 Json companyBody(bool creating) {
   return schema::object(
       {{"name", schema::text(255)},
-       {"document", schema::nullable(schema::text(100))},
-       {"industry", schema::nullable(schema::text(100))},
-       {"website", schema::nullable(schema::text(255))},
-       {"size", schema::nullable(schema::text(50))},
+       {"document", schema::optionalText(100)},
+       {"industry", schema::optionalText(100)},
+       {"website", schema::optionalText(255)},
+       {"size", schema::optionalText(50)},
        {"annual_revenue", schema::nullable(schema::money())},
-       {"phone", schema::nullable(schema::text(50))},
+       {"phone", schema::optionalText(50)},
        {"tags", schema::nullable(schema::arrayOf(schema::text(50), "At most 50 tags."))},
-       {"notes", schema::nullable(schema::text(10000))}},
+       {"notes", schema::optionalText(10000)}},
       creating ? std::vector<std::string>{"name"} : std::vector<std::string>{});
 }
 

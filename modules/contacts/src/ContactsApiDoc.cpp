@@ -36,12 +36,12 @@ Json contactSchema() {
 Json contactBody(bool creating) {
   return schema::object({{"name", schema::text(255)},
                          {"email", schema::nullable(schema::email())},
-                         {"phone", schema::nullable(schema::text(50))},
-                         {"job_title", schema::nullable(schema::text(255))},
+                         {"phone", schema::optionalText(50)},
+                         {"job_title", schema::optionalText(255)},
                          {"company_id", schema::nullable(schema::string())},
                          {"owner_id", schema::nullable(schema::string())},
                          {"tags", schema::nullable(tags())},
-                         {"notes", schema::nullable(schema::text(10000))}},
+                         {"notes", schema::optionalText(10000)}},
                         creating ? std::vector<std::string>{"name"} : std::vector<std::string>{});
 }
 

@@ -66,7 +66,7 @@ Json dealBody(bool creating) {
        {"expected_close_date", schema::nullable(schema::date())},
        {"probability", schema::nullable(probability())},
        {"tags", schema::nullable(schema::arrayOf(schema::text(50), "At most 50 tags."))},
-       {"notes", schema::nullable(schema::text(10000))}});
+       {"notes", schema::optionalText(10000)}});
   return schema::object(std::move(properties),
                         creating ? std::vector<std::string>{"title", "pipeline_id", "stage_id"}
                                  : std::vector<std::string>{});
@@ -128,17 +128,16 @@ void describeStateRoutes(rapport::Registry& registry, const Json& deal) {
       {.summary = "Mark a deal won",
        .description = "Emits `crm.deal.won`; 409 when the deal is closed.",
        .body = schema::object({{"won_at", schema::nullable(schema::date("Default: today."))},
-                               {"notes", schema::nullable(schema::text(10000))}}),
+                               {"notes", schema::optionalText(10000)}}),
        .data = deal,
        .errors = {409}});
   registry.describe(
       "POST", "/crm/deals/{id}/lose",
       {.summary = "Mark a deal lost",
        .description = "Emits `crm.deal.lost`; 409 when the deal is closed.",
-       .body = schema::object(
-           {{"lost_at", schema::nullable(schema::date("Default: today."))},
-            {"reason", schema::nullable(schema::text(1000))},
-            {"lost_reason", schema::nullable(schema::text(1000, "An alias of reason."))}}),
+       .body = schema::object({{"lost_at", schema::nullable(schema::date("Default: today."))},
+                               {"reason", schema::optionalText(1000)},
+                               {"lost_reason", schema::optionalText(1000, "An alias of reason.")}}),
        .data = deal,
        .errors = {409}});
   registry.describe("POST", "/crm/deals/{id}/reopen",

@@ -52,12 +52,25 @@ Json deliveryProperties(bool detail) {
   std::vector<std::string> required = {"id",       "event",      "status",         "response_code",
                                        "attempts", "created_at", "last_attempt_at"};
   if (detail) {
-    properties.emplace_back("payload", schema::anyObject("The envelope as posted."));
+    properties.emplace_back("payload", schema::ref("WebhookEnvelope"));
     properties.emplace_back(
         "response_body", schema::nullable(schema::string("The start of the receiver's answer.")));
     required.insert(required.end(), {"payload", "response_body"});
   }
   return schema::object(std::move(properties), std::move(required));
+}
+
+// What a delivery posts (WebhooksJson envelopeJson), as the receiver got it.
+Json envelopeSchema() {
+  return schema::object(
+      {{"id", schema::id("evt_", "The envelope's id: unique per delivery.")},
+       {"event", schema::string("The event type (webhook.ping for a ping).")},
+       {"created_at", schema::timestamp("When the event happened.")},
+       {"data", schema::object({}, {},
+                               "The event's data, as `data` in GET /v1/events (the record, or "
+                               "{\"id\"} for a deletion); {\"webhook_id\"} for a ping.")
+                    .set("additionalProperties", true)}},
+      {"id", "event", "created_at", "data"}, "The envelope as posted.");
 }
 
 // A create or a PATCH; a PATCH with a secret replaces it.
@@ -162,6 +175,7 @@ void describeWebhooksRoutes(Registry& registry) {
   registry.schema("Webhook", webhookSchema(false));
   registry.schema("WebhookWithSecret", webhookSchema(true));
   registry.schema("WebhookDelivery", deliveryProperties(false));
+  registry.schema("WebhookEnvelope", envelopeSchema());
   registry.schema("WebhookDeliveryDetail", deliveryProperties(true));
   describeWebhooks(registry);
   describeDeliveries(registry);

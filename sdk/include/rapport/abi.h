@@ -104,9 +104,13 @@
 //        module.h: Host::notifyOwners (mail to a company's owners).
 //   6.1: batch.h (BatchSpec, UpsertMatch) and Registry::batch, appended:
 //        POST <collection>/batch. A Resource opts in by itself.
-//   6.2: metrics.h (MetricFamily, MetricSample, MetricCollector) and
-//        Registry::metrics, appended: a module's own families in
-//        GET /metrics (the webhooks module's delivery gauges).
+//   6.2: both appended to Registry, in this order:
+//        metrics.h (MetricFamily, MetricSample, MetricCollector) and
+//        Registry::metrics: a module's own families in GET /metrics (the
+//        webhooks module's delivery gauges);
+//        api_doc.h: RouteDocExtra (a cursor `meta`, a Public route that
+//        reads the bearer token) and Registry::describeExtra;
+//        schema::optionalText (a blank that clears the field).
 #define RAPPORT_SDK_ABI_MAJOR 6
 #define RAPPORT_SDK_ABI_MINOR 2
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */

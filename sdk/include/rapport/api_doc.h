@@ -13,22 +13,31 @@
 // The host adds what it knows itself: the path parameters (from the
 // pattern's "{name}" segments), the bearer-token security of an
 // Authenticated route, the envelope ({"message", "data", "meta"}), the
-// rate-limit and X-Request-Id headers, and the errors its request path can
-// answer (400, 401, 403 with roles, 404 with path parameters, 405, 410,
-// 413, 422 with a body or query, 429, 500, 503). A route without a
-// description still appears, with a generic envelope. A third-party module
-// describes its routes the same way (rapport::Resource describes its own).
+// rate-limit and X-Request-Id headers, who may call the route, and the
+// errors its request path can answer (400 on a route that takes a body,
+// 401, 403 with roles, 404 with path parameters, 410 past a configured
+// sunset, 413 and 422 with a body, 422 with a query, 429, 500, 503). A route
+// without a description still appears, with a generic envelope. A
+// third-party module describes its routes the same way (rapport::Resource
+// describes its own).
 //
 // Schemas are JSON Schema 2020-12, the dialect of OpenAPI 3.1, held as
 // rapport::Json. The builders below make the subset Rapport uses; any valid
 // JSON Schema object may be passed as well. With `api.check_responses` on
-// (tests), the host checks every 2xx response of a described route against
-// its `data` schema and answers 500 when it does not match, so a description
-// that drifts from the code fails the tests (docs/openapi.md lists the
-// keywords that check understands).
+// (tests), the host checks every answer of a route, whatever its status,
+// against the document (the status must be one it lists; the body and the
+// required headers must match) and answers 500 when it does not, so a
+// description that drifts from the code fails the tests (docs/openapi.md
+// lists the keywords that check understands).
 //
-// ABI (abi.h): RouteDoc is constructed by modules, so its members are frozen
-// within a major version; the builders are functions of the SDK library.
+// What RouteDoc cannot say (its members are frozen within a major version)
+// goes into a RouteDocExtra, attached with Registry::describeExtra after
+// describe(): a `meta` that is not the pagination block (a cursor), or a
+// Public route whose handler reads the bearer token itself.
+//
+// ABI (abi.h): RouteDoc and RouteDocExtra are constructed by modules, so
+// their members are frozen within a major version; the builders are
+// functions of the SDK library.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +63,9 @@ struct RouteDoc {
   Json query = nullptr;
   // The request body (application/json, an object). Null: no body.
   Json body = nullptr;
-  int status = 200;  // the success status: 200 or 201
+  // The success status: 200 or 201; 0 for a route that never succeeds
+  // (it answers only errors: GET /v1/errors/sample).
+  int status = 200;
   // The schema of the envelope's `data` on success. Null: the answer carries
   // only a message.
   Json data = nullptr;
@@ -66,6 +77,18 @@ struct RouteDoc {
   std::vector<int> errors = {};
 };
 
+// Since 6.2. More about a described route (Registry::describeExtra).
+struct RouteDocExtra {
+  // The schema of the envelope's `meta` on success, for a route whose meta
+  // is not the pagination block (RouteDoc::paged): GET /v1/events answers
+  // {"next_cursor", "has_more"}. Null: none.
+  Json meta = nullptr;
+  // True for an Access::Public route whose handler reads the bearer token
+  // itself and answers 401 without a valid one (POST /v1/auth/refresh): the
+  // document requires the token although the router lets the request in.
+  bool readsBearerToken = false;
+};
+
 // JSON Schema builders. `description` is left out when empty.
 namespace schema {
 
@@ -74,6 +97,11 @@ using Properties = std::vector<std::pair<std::string, Json>>;
 RAPPORT_SDK_API Json string(const std::string& description = "");
 // A string of 1 to `maxLength` characters.
 RAPPORT_SDK_API Json text(std::int64_t maxLength, const std::string& description = "");
+// Since 6.2. An optional text field of a body, read with
+// rapport::optionalText (request_rules.h): a string of at most `maxLength`
+// characters, or null; "" (or blank) is accepted and clears the field
+// (stored as null). The description says so.
+RAPPORT_SDK_API Json optionalText(std::int64_t maxLength, const std::string& description = "");
 RAPPORT_SDK_API Json integer(const std::string& description = "");
 // An integer within [min, max].
 RAPPORT_SDK_API Json integerBetween(std::int64_t min, std::int64_t max,

@@ -112,6 +112,11 @@ class RAPPORT_VISIBLE Registry {
   // std::logic_error for a name or label metrics.h refuses, or a family
   // another module declared. May be called more than once.
   virtual void metrics(std::vector<MetricFamily> families, MetricCollector collect) = 0;
+  // Since 6.2 (api_doc.h). Adds what RouteDoc cannot say to a route this
+  // module described already; throws std::logic_error when it is not
+  // described, or has its extra already.
+  virtual void describeExtra(const std::string& method, const std::string& path,
+                             RouteDocExtra extra) = 0;
 };
 
 class RAPPORT_VISIBLE Module {

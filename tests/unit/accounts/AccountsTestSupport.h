@@ -166,7 +166,16 @@ class FakeRegistry : public rapport::Registry {
   }
   void batch(const std::string&, rapport::BatchSpec) override {}
   void metrics(std::vector<rapport::MetricFamily>, rapport::MetricCollector) override {}
+  void describeExtra(const std::string& method, const std::string& path,
+                     rapport::RouteDocExtra extra) override {
+    const std::string key = method + " " + path;
+    if (!docs.count(key) || extras.count(key)) {
+      throw std::logic_error("describeExtra " + key + ": not described, or given twice");
+    }
+    extras.emplace(key, std::move(extra));
+  }
   std::map<std::string, rapport::RouteDoc> docs;
+  std::map<std::string, rapport::RouteDocExtra> extras;
   std::map<std::string, rapport::Json> schemas;
 
   // Runs the handler of "METHOD path" (the registered pattern) for `request`,

@@ -67,6 +67,7 @@ class RecordingRegistry final : public rapport::Registry {
   void schema(const std::string&, rapport::Json) override {}
   void batch(const std::string&, rapport::BatchSpec) override {}
   void metrics(std::vector<rapport::MetricFamily>, rapport::MetricCollector) override {}
+  void describeExtra(const std::string&, const std::string&, rapport::RouteDocExtra) override {}
 };
 
 }  // namespace

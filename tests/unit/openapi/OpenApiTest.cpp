@@ -1,12 +1,16 @@
 // host/openapi: the schema check behind api.check_responses (each keyword it
-// understands, accepting and refusing), the response check (status, data,
-// meta), Router::describe's refusals, the statuses the document derives for
-// a route, and the document itself (every route, deterministic, the
-// envelope around the described data, public routes without security).
+// understands, accepting and refusing), the response check (every status,
+// declared or not, the body of each, required headers), Router::describe's
+// and describeExtra's refusals, the statuses the document derives for a
+// route, and the document itself (every route, deterministic, the envelope
+// around the described data, public routes without security, servers,
+// tags, descriptions, and what RouteDocExtra adds).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "http/Router.h"
 #include "openapi/ApiSchemas.h"
@@ -66,6 +70,7 @@ class OpenApiTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testSchemaNameClash);
   CPPUNIT_TEST(testDerivedErrorStatuses);
   CPPUNIT_TEST(testDocument);
+  CPPUNIT_TEST(testWhatRouteDocCannotSay);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -143,41 +148,93 @@ class OpenApiTest : public CppUnit::TestFixture {
     Router router;
     router.add("POST", "/v1/things", echo, {}, "things");
     router.add("GET", "/v1/things", echo, {}, "things");
+    router.add("POST", "/v1/things/{id}/poke", echo, {}, "things");
     router.add("GET", "/v1/plain", echo, {}, "things");
     router.describe("POST", "/v1/things",
                     {.status = 201, .data = schema::object({{"id", schema::id("thg_")}}, {"id"})},
                     "things");
     router.describe("GET", "/v1/things", {.data = schema::arrayOf(schema::string()), .paged = true},
                     "things");
+    router.describe("POST", "/v1/things/{id}/poke", {.summary = "Poke a thing"}, "things");
     ApiSchemas schemas;
-    const auto& post = *router.match("POST", "/v1/things").route;
-    const auto& list = *router.match("GET", "/v1/things").route;
-    const auto& plain = *router.match("GET", "/v1/plain").route;
-    using rapport::Response;
-    auto check = [&](const rapport::host::Route& route, const Response& r) {
-      return rapport::host::responseMismatch(route, r, schemas);
+    const rapport::host::ApiDocument document(router, schemas, nullptr, nullptr);
+    auto check = [&](const char* method, const char* path, int status, const std::string& body,
+                     std::vector<std::pair<std::string, std::string>> extra = {}) {
+      rapport::host::RawResponse answer;
+      answer.status = status;
+      answer.body = body;
+      answer.headers = {{"X-Request-Id", "req_1"},
+                        {"X-RateLimit-Limit", "60"},
+                        {"X-RateLimit-Remaining", "59"},
+                        {"X-RateLimit-Reset", "1700000000"}};
+      for (auto& [name, value] : extra) answer.setHeader(name, value);
+      return rapport::host::responseMismatch(document, *router.match(method, path).route, answer);
     };
-    CPPUNIT_ASSERT_EQUAL(std::string(),
-                         check(post, Response::created(Json::object({{"id", "thg_1"}}))));
-    CPPUNIT_ASSERT_EQUAL(std::string("status 200, described 201"),
-                         check(post, Response::ok(Json::object({{"id", "thg_1"}}))));
-    CPPUNIT_ASSERT_EQUAL(std::string("data.id: \"x\" does not match ^thg_"),
-                         check(post, Response::created(Json::object({{"id", "x"}}))));
-    CPPUNIT_ASSERT(check(post, Response::messageOnly("Done.", 201)).rfind("no data", 0) == 0);
-    // Errors are the host's envelope: not checked here.
-    CPPUNIT_ASSERT_EQUAL(std::string(), check(post, Response::messageOnly("No.", 409)));
-    const Json meta =
-        Json::object({{"current_page", 1}, {"per_page", 20}, {"total", 0}, {"last_page", 1}});
-    CPPUNIT_ASSERT_EQUAL(std::string(), check(list, Response::list(Json::array(), meta)));
-    CPPUNIT_ASSERT_EQUAL(std::string("no meta on a paged route"),
-                         check(list, Response::ok(Json::array())));
+    auto startsWith = [](const std::string& text, const std::string& prefix) {
+      return text.rfind(prefix, 0) == 0;
+    };
+    // The success: status, body, headers.
+    CPPUNIT_ASSERT_EQUAL(std::string(), check("POST", "/v1/things", 201,
+                                              R"({"message":"Created.","data":{"id":"thg_1"}})"));
+    CPPUNIT_ASSERT(startsWith(check("POST", "/v1/things", 200, R"({"message":"OK."})"),
+                              "status 200 is not declared (declared: "));
     CPPUNIT_ASSERT_EQUAL(
-        std::string("meta: the required property \"last_page\" is missing"),
-        check(list,
-              Response::list(Json::array(),
-                             Json::object({{"current_page", 1}, {"per_page", 20}, {"total", 0}}))));
-    // An undescribed route is not checked.
-    CPPUNIT_ASSERT_EQUAL(std::string(), check(plain, Response::ok(Json(3))));
+        std::string("status 201: body.data.id: \"x\" does not match ^thg_"),
+        check("POST", "/v1/things", 201, R"({"message":"Created.","data":{"id":"x"}})"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 201: body: the required property \"data\" is missing"),
+                         check("POST", "/v1/things", 201, R"({"message":"Created."})"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 201: the body is not JSON"),
+                         check("POST", "/v1/things", 201, "{"));
+    // Errors are checked as well: an undeclared one, and a declared one's body.
+    CPPUNIT_ASSERT(startsWith(check("POST", "/v1/things", 404, R"({"message":"Not found."})"),
+                              "status 404 is not declared"));
+    CPPUNIT_ASSERT_EQUAL(std::string(),
+                         check("POST", "/v1/things", 401, R"({"message":"Unauthenticated."})"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 401: body: the required property \"message\" is "
+                                     "missing"),
+                         check("POST", "/v1/things", 401, R"({"error":"no"})"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 422: body: the required property \"errors\" is "
+                                     "missing"),
+                         check("POST", "/v1/things", 422, R"({"message":"Invalid."})"));
+    CPPUNIT_ASSERT_EQUAL(std::string(), check("POST", "/v1/things", 422,
+                                              R"({"message":"Invalid.","errors":{"a":["Bad."]}})"));
+    // Headers the document marks required, and their integer values.
+    CPPUNIT_ASSERT_EQUAL(std::string("status 429: the required header Retry-After is missing"),
+                         check("POST", "/v1/things", 429, R"({"message":"Slow down."})"));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string(),
+        check("POST", "/v1/things", 429, R"({"message":"Slow down."})", {{"Retry-After", "3"}}));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("status 429: header Retry-After: \"soon\" is not an integer"),
+        check("POST", "/v1/things", 429, R"({"message":"Slow down."})", {{"Retry-After", "soon"}}));
+    rapport::host::RawResponse bare;
+    bare.status = 500;
+    bare.body = R"({"message":"Server error."})";
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("status 500: the required header X-Request-Id is missing"),
+        rapport::host::responseMismatch(document, *router.match("POST", "/v1/things").route, bare));
+    // A paged list sends its meta.
+    const std::string meta = R"("meta":{"current_page":1,"per_page":20,"total":0,"last_page":1})";
+    CPPUNIT_ASSERT_EQUAL(std::string(), check("GET", "/v1/things", 200,
+                                              R"({"message":"OK.","data":[],)" + meta + "}"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 200: body: the required property \"meta\" is missing"),
+                         check("GET", "/v1/things", 200, R"({"message":"OK.","data":[]})"));
+    // A message-only route sends no data; a route with a path parameter may answer 404.
+    CPPUNIT_ASSERT_EQUAL(std::string(),
+                         check("POST", "/v1/things/x/poke", 200, R"({"message":"Poked."})"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 200: data sent, none described"),
+                         check("POST", "/v1/things/x/poke", 200, R"({"message":"OK.","data":{}})"));
+    CPPUNIT_ASSERT_EQUAL(std::string(),
+                         check("POST", "/v1/things/x/poke", 404, R"({"message":"Not found."})"));
+    // An undescribed route has the generic envelope, for any status (its
+    // "default" answer: nobody said what it answers).
+    CPPUNIT_ASSERT_EQUAL(std::string(),
+                         check("GET", "/v1/plain", 200, R"({"message":"OK.","data":3})"));
+    CPPUNIT_ASSERT_EQUAL(std::string(),
+                         check("GET", "/v1/plain", 201, R"({"message":"Created.","data":{}})"));
+    CPPUNIT_ASSERT_EQUAL(std::string("status 409: body: the required property \"message\" is "
+                                     "missing"),
+                         check("GET", "/v1/plain", 409, R"({"error":"Conflict."})"));
   }
 
   void testDescribeRefusals() {
@@ -205,6 +262,24 @@ class OpenApiTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(
         std::string("Route description GET /v1/things/{id} of 'things': described twice"),
         refusal("GET", "/v1/things/{id}", "things"));
+    // An extra goes to a described route of its owner, once.
+    router.add("GET", "/v1/others", echo, {}, "things");
+    auto extraRefusal = [&](const std::string& pattern, const std::string& owner) {
+      try {
+        router.describeExtra("GET", pattern, {.readsBearerToken = true}, owner);
+      } catch (const std::logic_error& e) {
+        return std::string(e.what());
+      }
+      return std::string("no refusal");
+    };
+    CPPUNIT_ASSERT_EQUAL(std::string("Route extra GET /v1/others of 'things': not described yet"),
+                         extraRefusal("/v1/others", "things"));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("Route extra GET /v1/things/{id} of 'other': the route belongs to 'things'"),
+        extraRefusal("/v1/things/{id}", "other"));
+    CPPUNIT_ASSERT_EQUAL(std::string("no refusal"), extraRefusal("/v1/things/{id}", "things"));
+    CPPUNIT_ASSERT_EQUAL(std::string("Route extra GET /v1/things/{id} of 'things': given twice"),
+                         extraRefusal("/v1/things/{id}", "things"));
   }
 
   void testSchemaNameClash() {
@@ -238,6 +313,13 @@ class OpenApiTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT((statuses("PATCH", "/v1/things/x") ==
                     std::vector<int>{400, 401, 403, 404, 409, 413, 422, 429, 500, 503}));
     CPPUNIT_ASSERT((statuses("GET", "/v1/things") == std::vector<int>{401, 422, 429, 500, 503}));
+    // The host parses a body sent to any POST, PUT, PATCH or DELETE (400);
+    // a public route that reads the token itself answers 401.
+    router.add("POST", "/v1/open", echo, open, "t");
+    CPPUNIT_ASSERT((statuses("POST", "/v1/open") == std::vector<int>{400, 429, 500, 503}));
+    router.describe("POST", "/v1/open", {.summary = "Refresh"}, "t");
+    router.describeExtra("POST", "/v1/open", {.readsBearerToken = true}, "t");
+    CPPUNIT_ASSERT((statuses("POST", "/v1/open") == std::vector<int>{400, 401, 429, 500, 503}));
   }
 
   void testDocument() {
@@ -271,6 +353,73 @@ class OpenApiTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t(0), post["security"].size());
     CPPUNIT_ASSERT(doc["components"]["schemas"].contains("Thing"));
     CPPUNIT_ASSERT(doc["components"]["schemas"].contains("PageMeta"));
+    // Every operation says who may call it; the global tags list each used tag.
+    CPPUNIT_ASSERT_EQUAL(std::string("Access: a bearer token; any role."),
+                         get["description"].asString());
+    CPPUNIT_ASSERT_EQUAL(std::string("Access: public, no token needed."),
+                         post["description"].asString());
+    CPPUNIT_ASSERT_EQUAL(std::string("/"), doc["servers"].asArray().at(0)["url"].asString());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(2), doc["tags"].size());
+    CPPUNIT_ASSERT_EQUAL(std::string("host"), doc["tags"].asArray().at(0)["name"].asString());
+    CPPUNIT_ASSERT_EQUAL(std::string("Routes of the things module."),
+                         doc["tags"].asArray().at(1)["description"].asString());
+    // Every answer declares the request-id and rate-limit headers, by reference.
+    CPPUNIT_ASSERT_EQUAL(std::string("#/components/headers/X-Request-Id"),
+                         get["responses"]["200"]["headers"]["X-Request-Id"]["$ref"].asString());
+    CPPUNIT_ASSERT(doc["components"]["headers"]["X-RateLimit-Reset"]["required"].asBool());
+    CPPUNIT_ASSERT(
+        doc["components"]["responses"]["TooManyRequests"]["headers"].contains("Retry-After"));
+  }
+
+  void testWhatRouteDocCannotSay() {
+    Router router;
+    rapport::RouteOptions open;
+    open.access = rapport::Access::Public;
+    router.add("POST", "/v1/auth/refresh", echo, open, "auth");
+    router.add("GET", "/v1/events", echo, {}, "events");
+    router.add("POST", "/v1/things", echo, {}, "things");
+    router.add("PATCH", "/v1/things/{id}", echo, {}, "things");
+    router.add("GET", "/v1/errors/sample", echo, {}, "host");
+    router.describe("POST", "/v1/auth/refresh", {.summary = "Refresh", .errors = {401}}, "auth");
+    router.describeExtra("POST", "/v1/auth/refresh", {.readsBearerToken = true}, "auth");
+    const Json cursor = schema::object({{"next_cursor", schema::integer()}}, {"next_cursor"});
+    router.describe("GET", "/v1/events", {.summary = "Events", .data = schema::anyObject()},
+                    "events");
+    router.describeExtra("GET", "/v1/events", {.meta = cursor}, "events");
+    const Json body =
+        schema::object({{"name", schema::text(9)}, {"note", schema::optionalText(9)}}, {"name"});
+    router.describe("POST", "/v1/things", {.summary = "Create", .body = body, .status = 201},
+                    "things");
+    router.describe("PATCH", "/v1/things/{id}",
+                    {.summary = "Update", .body = schema::object({{"name", schema::text(9)}})},
+                    "things");
+    router.describe("GET", "/v1/errors/sample", {.summary = "Sample", .status = 0, .errors = {409}},
+                    "host");
+    const Json doc = rapport::host::openApiDocument(router, ApiSchemas());
+    // A public route that reads the token: bearer security (the default) and 401.
+    const Json& refresh = doc["paths"]["/v1/auth/refresh"]["post"];
+    CPPUNIT_ASSERT(refresh.find("security") == nullptr);
+    CPPUNIT_ASSERT(refresh["responses"].contains("401"));
+    // A cursor meta, required.
+    const Json& events = doc["paths"]["/v1/events"]["get"]["responses"]["200"]["content"]
+                            ["application/json"]["schema"];
+    CPPUNIT_ASSERT_EQUAL(cursor.dump(), events["properties"]["meta"].dump());
+    CPPUNIT_ASSERT(events["required"].dump().find("\"meta\"") != std::string::npos);
+    // A body with required fields is required; one without is not.
+    CPPUNIT_ASSERT(doc["paths"]["/v1/things"]["post"]["requestBody"]["required"].asBool());
+    CPPUNIT_ASSERT(doc["paths"]["/v1/things/{id}"]["patch"]["requestBody"].find("required") ==
+                   nullptr);
+    // An optional text field takes "" (and null): no minLength.
+    const Json& note = body["properties"]["note"];
+    CPPUNIT_ASSERT(note.find("minLength") == nullptr);
+    CPPUNIT_ASSERT_EQUAL(std::string(R"(["string","null"])"), note["type"].dump());
+    CPPUNIT_ASSERT_EQUAL(std::string(), mismatch(Json(""), note));
+    CPPUNIT_ASSERT_EQUAL(std::string(), mismatch(Json(nullptr), note));
+    CPPUNIT_ASSERT(!mismatch(Json("0123456789"), note).empty());
+    // A route that only answers errors declares no success.
+    const Json& sample = doc["paths"]["/v1/errors/sample"]["get"]["responses"];
+    CPPUNIT_ASSERT(!sample.contains("200"));
+    CPPUNIT_ASSERT(sample.contains("409"));
   }
 };
 

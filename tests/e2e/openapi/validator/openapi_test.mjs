@@ -2,23 +2,29 @@
 //   node openapi_test.mjs RAPPORTD WORKDIR
 // 1. Starts RAPPORTD (SQLite, port 0) in WORKDIR and fetches GET /v1/openapi.json.
 // 2. Validates it with a real validator: @apidevtools/swagger-parser (OpenAPI
-//    3.1 schema and its JSON Schemas, $refs resolved).
+//    3.1 schema and its JSON Schemas, $refs resolved), and lints it with
+//    Redocly CLI (recommended rules, redocly.yaml) and Spectral (spectral:oas
+//    recommended, spectral.yaml): zero errors and zero warnings.
 // 3. Compares it with `rapportd routes` (the router's own list): every route
 //    is an operation, and nothing else is; operationIds are unique; public
 //    routes have no security, the others bearer.
-// 4. Validates live answers of an acceptance-style flow (register, contacts,
-//    errors) with ajv (JSON Schema 2020-12) against the document: an
-//    independent check of the host's own api.check_responses.
+// 4. Validates live answers of an acceptance-style flow (register, refresh,
+//    contacts, events, errors) with ajv (JSON Schema 2020-12) against the
+//    document, status and required headers included: an independent check of
+//    the host's own api.check_responses.
 // Prints "N passed, N failed"; exits 1 when something failed.
 // Why SQLite only: the document does not depend on the engine; answers on
 // both engines are checked by api.check_responses in every e2e suite.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
 const [rapportd, workDir] = process.argv.slice(2);
+const here = dirname(fileURLToPath(import.meta.url));
 let passed = 0;
 let failed = 0;
 function check(name, ok, detail = "") {
@@ -45,6 +51,60 @@ writeFileSync(
     "",
   ].join("\n"),
 );
+
+// A linter's command line: its output, whatever its exit status (both exit
+// non-zero when they find errors; the counts below decide).
+function lint(tool, args) {
+  try {
+    return execFileSync(join(here, "node_modules", ".bin", tool), args, {
+      cwd: here,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+             NO_UPDATE_NOTIFIER: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "pipe"],
+    }).toString();
+  } catch (e) {
+    if (e.stdout?.length) return e.stdout.toString();
+    throw new Error(`${tool} failed: ${e.stderr?.toString() ?? e.message}`);
+  }
+}
+
+function reportLint(name, problems) {
+  const shown = problems.slice(0, 40).map((p) => `\n    ${p}`).join("");
+  const more = problems.length > 40 ? `\n    ... ${problems.length - 40} more` : "";
+  check(name, problems.length === 0, `${problems.length} problem(s):${shown}${more}`);
+}
+
+function lintWithRedocly(file) {
+  try {
+    const report = JSON.parse(
+      lint("redocly", ["lint", "--config", join(here, "redocly.yaml"), "--format", "json", file]));
+    const problems = report.problems
+      .filter((p) => p.severity === "error" || p.severity === "warn")
+      .map((p) => `${p.severity} ${p.ruleId} ${p.location?.[0]?.pointer ?? ""}: ${p.message}`);
+    console.log(`Redocly: ${report.totals.errors} error(s), ${report.totals.warnings} ` +
+                `warning(s), ${report.totals.ignored} ignored (.redocly.lint-ignore.yaml)`);
+    reportLint("Redocly (recommended) finds no error and no warning", problems);
+  } catch (e) {
+    check("Redocly (recommended) finds no error and no warning", false, e.message);
+  }
+}
+
+function lintWithSpectral(file) {
+  const severities = ["error", "warning", "info", "hint"];
+  try {
+    const results = JSON.parse(lint("spectral", [
+      "lint", file, "--ruleset", join(here, "spectral.yaml"), "--format", "json", "--quiet"]));
+    const counted = results.filter((r) => r.severity <= 1);
+    const count = (severity) => results.filter((r) => r.severity === severity).length;
+    console.log(`Spectral: ${count(0)} error(s), ${count(1)} warning(s)`);
+    reportLint("Spectral (spectral:oas recommended) finds no error and no warning",
+               counted.map((r) => `${severities[r.severity]} ${r.code} ${r.path.join(".")}: ` +
+                                  r.message));
+  } catch (e) {
+    check("Spectral (spectral:oas recommended) finds no error and no warning", false, e.message);
+  }
+}
 
 function startServer() {
   return new Promise((resolve, reject) => {
@@ -74,7 +134,8 @@ async function call(method, path, body, token) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get("content-type"), json: JSON.parse(text) };
+  return { status: res.status, type: res.headers.get("content-type"), headers: res.headers,
+           json: text === "" ? undefined : JSON.parse(text) };
 }
 
 try {
@@ -89,6 +150,11 @@ try {
   } catch (e) {
     check("swagger-parser validates the document (OpenAPI 3.1)", false, e.message);
   }
+  // Beside the rulesets: .redocly.lint-ignore.yaml names it openapi.json.
+  const documentFile = join(here, "openapi.json");
+  writeFileSync(documentFile, JSON.stringify(doc, null, 2));
+  lintWithRedocly(documentFile);
+  lintWithSpectral(documentFile);
   const again = await call("GET", "/v1/openapi.json");
   check("the document is the same on every request",
         JSON.stringify(again.json) === JSON.stringify(doc));
@@ -137,6 +203,51 @@ try {
             (op) => headerNames(op).includes("If-Match") && "412" in op.responses));
   check("lists are not conditional",
         !headerNames(doc.paths["/v1/crm/deals"]?.get).includes("If-None-Match"));
+  const refresh = doc.paths["/v1/auth/refresh"]?.post;
+  check("POST /v1/auth/refresh requires the bearer token (no security override, 401 listed)",
+        refresh && refresh.security === undefined && "401" in refresh.responses);
+  const requiredOf = (schema) =>
+    schema?.$ref ? doc.components.schemas[schema.$ref.split("/").pop()]?.required : schema?.required;
+  const optionalBodies = operations.filter((o) => {
+    const body = o.op.requestBody;
+    return body && (requiredOf(body.content["application/json"].schema)?.length ?? 0) > 0 &&
+           body.required !== true;
+  });
+  check("every request body with required fields is marked required",
+        optionalBodies.length === 0,
+        optionalBodies.map((o) => `${o.method.toUpperCase()} ${o.path}`).join(", "));
+  const minLengthOnNullable = [];
+  const walk = (schema, where) => {
+    if (!schema || typeof schema !== "object") return;
+    if (Array.isArray(schema.type) && schema.type.includes("null") &&
+        schema.type.includes("string") && (schema.minLength ?? 0) > 0) {
+      minLengthOnNullable.push(where);
+    }
+    for (const [key, value] of Object.entries(schema)) walk(value, `${where}.${key}`);
+  };
+  for (const o of operations) walk(o.op.requestBody, `${o.method.toUpperCase()} ${o.path}`);
+  check("no optional (nullable) text field of a body demands a minLength (\"\" clears it)",
+        minLengthOnNullable.length === 0, minLengthOnNullable.join(", "));
+  const bare = [];
+  const walkBare = (schema, where) => {
+    if (!schema || typeof schema !== "object") return;
+    if (schema.type === "object" && !schema.properties && schema.additionalProperties === undefined) {
+      bare.push(where);
+    }
+    for (const [key, value] of Object.entries(schema)) walkBare(value, `${where}.${key}`);
+  };
+  for (const [name, schema] of Object.entries(doc.components.schemas)) walkBare(schema, name);
+  for (const o of operations) {
+    if (o.path === "/v1/openapi.json") continue;  // the document itself: any object
+    walkBare(o.op.responses, `${o.method.toUpperCase()} ${o.path}`);
+  }
+  check("no answer schema is a bare object (properties or additionalProperties say what is in it)",
+        bare.length === 0, bare.join(", "));
+  check("servers and global tags are declared, and every operation's tag is one of them",
+        doc.servers?.length > 0 &&
+        operations.every((o) => o.op.tags.every((t) => doc.tags.some((g) => g.name === t))));
+  check("every operation has a description",
+        operations.every((o) => typeof o.op.description === "string" && o.op.description !== ""));
   const undescribed = operations.filter((o) => o.op.summary === `${o.method.toUpperCase()} ${o.path}`);
   check("every operation is described (has a summary of its own)", undescribed.length === 0,
         undescribed.map((o) => `${o.method.toUpperCase()} ${o.path}`).join(", "));
@@ -153,6 +264,17 @@ try {
     const schema = response?.content?.["application/json"]?.schema;
     return schema && JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"doc#/components'));
   }
+  // The headers the answer's description marks required, missing from it.
+  function missingHeaders(method, path, status, headers) {
+    let response = doc.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)];
+    if (response?.$ref) response = doc.components.responses[response.$ref.split("/").pop()];
+    return Object.entries(response?.headers ?? {})
+      .filter(([name, h]) => {
+        const header = h.$ref ? doc.components.headers[h.$ref.split("/").pop()] : h;
+        return header.required && !headers.has(name);
+      })
+      .map(([name]) => name);
+  }
   async function expectAnswer(name, method, template, path, status, body, token) {
     const answer = await call(method, path, body, token);
     const schema = answerSchema(method, template, answer.status);
@@ -162,7 +284,9 @@ try {
       return answer.json;
     }
     const validate = ajv.compile(schema);
-    check(name, validate(answer.json), JSON.stringify(validate.errors));
+    const missing = missingHeaders(method, template, answer.status, answer.headers);
+    check(name, validate(answer.json) && missing.length === 0,
+          `${JSON.stringify(validate.errors)}; missing headers: ${missing.join(", ")}`);
     return answer.json;
   }
   const email = `openapi-${Date.now()}@example.com`;
@@ -190,6 +314,16 @@ try {
                      "/v1/crm/contacts", 422, { email: "not an address" }, token);
   await expectAnswer("delete the contact matches", "DELETE", "/v1/crm/contacts/{id}",
                      `/v1/crm/contacts/${id}`, 200, undefined, token);
+  await expectAnswer("the event log, with its cursor meta, matches", "GET", "/v1/events",
+                     "/v1/events?limit=2", 200, undefined, token);
+  await expectAnswer("an error sample (404) matches", "GET", "/v1/errors/sample",
+                     "/v1/errors/sample?status=404", 404, undefined, token);
+  check("GET /v1/errors/sample declares no success",
+        !Object.keys(doc.paths["/v1/errors/sample"].get.responses).some((s) => s.startsWith("2")));
+  await expectAnswer("a refresh without a token is the declared 401", "POST", "/v1/auth/refresh",
+                     "/v1/auth/refresh", 401);
+  await expectAnswer("a refresh with the token matches", "POST", "/v1/auth/refresh",
+                     "/v1/auth/refresh", 200, undefined, token);
   check("rapportd logged no answer that disagrees with its description",
         !server.log().includes("does not match its route's description"));
 } finally {
