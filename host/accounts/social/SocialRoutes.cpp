@@ -186,7 +186,9 @@ UserRecord SocialRoutes::resolveUser(const ProviderConfig& provider,
           return;
         }
         if (!profile.email) {
-          throw rapport::Error(422, "The identity provider did not share an e-mail address.");
+          // The provider's e-mail stands for the field the account needs.
+          throw rapport::Error::invalidField(
+              "email", "The identity provider did not share an e-mail address.");
         }
         if (auto existing = users::findByEmail(tx, rapport::toLower(*profile.email))) {
           if (!profile.emailVerified) throw rapport::Error::conflict(kProviderUnverified);
@@ -199,7 +201,7 @@ UserRecord SocialRoutes::resolveUser(const ProviderConfig& provider,
           how = "linked";
           return;
         }
-        if (!profile.emailVerified) throw rapport::Error(422, kNewUnverified);
+        if (!profile.emailVerified) throw rapport::Error::invalidField("email", kNewUnverified);
         user = UserRecord{};
         user.id = rapport::newId("user_");
         user.name = profile.name;

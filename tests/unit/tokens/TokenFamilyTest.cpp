@@ -412,7 +412,14 @@ class TokenFamilyTest : public CppUnit::TestFixture {
     options.url = rapport::test::freshDatabaseUrl("tokens_mig");
     auto db = rapport::host::SqlDatabase::open(options);
     rapport::host::Migrator(*db).apply({{"host", before}});
-    const auto [user, company] = rapport::test::tokens::seedOwner(*db, time_.now(), "old");
+    // The user row as 0003's schema has it: users::insert writes the columns
+    // later migrations add.
+    db->exec(
+        "INSERT INTO users (id, name, email, email_lower, created_at, updated_at) "
+        "VALUES ('user_old', 'old', 'old@example.com', 'old@example.com', ?, ?)",
+        {time_.now(), time_.now()});
+    const auto [user, company] =
+        rapport::test::tokens::seedOwner(*db, time_.now(), "old", "user_old");
     db->exec(
         "INSERT INTO tokens (id, token_hash, user_id, company_id, remember, created_at, "
         "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
