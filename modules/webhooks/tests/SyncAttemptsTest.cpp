@@ -1,6 +1,7 @@
 // The caps on pings and manual retries running at once
 // (delivery/SyncAttempts.h): per company and for the instance, slots given
-// back when they end.
+// back when they end (a slot moved keeps its place: one give-back only).
+// The caps are per instance: each instance counts its own attempts.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <optional>

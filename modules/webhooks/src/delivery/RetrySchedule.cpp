@@ -85,12 +85,16 @@ std::optional<std::chrono::seconds> parseRetryAfter(const std::string& value,
         return std::isalpha(static_cast<unsigned char>(c)) != 0;
       }))
     return std::nullopt;
-  for (const std::string& format :
-       {Poco::DateTimeFormat::HTTP_FORMAT, Poco::DateTimeFormat::RFC850_FORMAT,
-        Poco::DateTimeFormat::ASCTIME_FORMAT}) {
-    Poco::DateTime date;
-    int zone = 0;
-    if (!Poco::DateTimeParser::tryParse(format, text, date, zone)) continue;
+  // Poco's parser reads one form into another's fields without failing: the
+  // form is chosen by its shape ("Sun, 06 Nov 1994 08:49:37 GMT",
+  // "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994").
+  const std::string& format =
+      text.find(',') == std::string::npos   ? Poco::DateTimeFormat::ASCTIME_FORMAT
+      : text.find('-') != std::string::npos ? Poco::DateTimeFormat::RFC850_FORMAT
+                                            : Poco::DateTimeFormat::HTTP_FORMAT;
+  Poco::DateTime date;
+  int zone = 0;
+  if (Poco::DateTimeParser::tryParse(format, text, date, zone)) {
     const long long at = date.timestamp().epochTime() - zone;
     const long long from =
         std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
