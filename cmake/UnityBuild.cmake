@@ -2,8 +2,8 @@
 # batches of RAPPORT_UNITY_BATCH files, one translation unit a batch, so the
 # heavy headers (Poco, the standard library, CppUnit) are parsed once per
 # batch instead of once per file. On a 2-core machine this takes the build of
-# ./.ci/test from about 39 minutes to a fraction of it (docs/operations.md,
-# "Build time").
+# ./.ci/test from about 39 minutes to about 7 (README, "Build and test
+# time").
 #
 # A file that cannot share a translation unit with its neighbours (a name in
 # an anonymous namespace that another file of the same target also defines,

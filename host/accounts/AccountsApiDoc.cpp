@@ -74,6 +74,12 @@ schema::Properties userCompanyProperties() {
 const std::vector<std::string> kUserCompanyRequired = {"id", "name", "role", "created_at",
                                                        "joined_at"};
 
+Json emailVerifiedAt() {
+  return schema::nullable(schema::timestamp(
+      "When the user proved the address (a verification link, a password reset by e-mail, or a "
+      "sign-up through a provider that verified it); null until then and after a change."));
+}
+
 void registerSchemas(rapport::Registry& registry) {
   registry.schema("AccessToken", schema::object(tokenProperties(), kTokenRequired));
   registry.schema("SignedIn", tokenWith({{"user", tokenUser()}}));
@@ -81,11 +87,19 @@ void registerSchemas(rapport::Registry& registry) {
   registry.schema("Profile", schema::object({{"id", schema::id("user_")},
                                              {"name", schema::string()},
                                              {"email", schema::email()},
+                                             {"email_verified_at", emailVerifiedAt()},
                                              {"two_factor_enabled", schema::boolean()},
                                              {"created_at", schema::timestamp()},
                                              {"updated_at", schema::timestamp()}},
-                                            {"id", "name", "email", "two_factor_enabled",
-                                             "created_at", "updated_at"}));
+                                            {"id", "name", "email", "email_verified_at",
+                                             "two_factor_enabled", "created_at", "updated_at"}));
+  registry.schema("LinkedIdentity",
+                  schema::object({{"provider", schema::enumOf({"google", "github", "microsoft"})},
+                                  {"email", schema::nullable(schema::email(
+                                                "The provider's address at the last sign-in."))},
+                                  {"created_at", schema::timestamp("When it was linked.")},
+                                  {"last_login_at", schema::timestamp()}},
+                                 {"provider", "email", "created_at", "last_login_at"}));
   registry.schema("UserCompany", schema::object(userCompanyProperties(), kUserCompanyRequired));
   registry.schema("Member", schema::object({{"user_id", schema::id("user_")},
                                             {"name", schema::string()},
@@ -160,17 +174,20 @@ void describeAuth(rapport::Registry& registry) {
                                              {"created_at", schema::timestamp()}},
                                             {"id", "name", "email", "company_id",
                                              "two_factor_enabled", "created_at"})});
-  registry.describe("POST", "/auth/context",
-                    {.summary = "Get a token for another of the caller's companies",
-                     .description = "The current token stays valid for its own company.",
-                     .tag = kAuth,
-                     .body = schema::object({{"company_id", schema::id("comp_")}}, {"company_id"}),
-                     .data = tokenWith({{"company", schema::object({{"id", schema::id("comp_")},
-                                                                    {"name", schema::string()},
-                                                                    {"role", role()}},
-                                                                   {"id", "name", "role"})},
-                                        {"company_id", schema::id("comp_")}}),
-                     .errors = {403, 404}});
+  registry.describe(
+      "POST", "/auth/context",
+      {.summary = "Get a token for another of the caller's companies",
+       .description = "The current token stays valid for its own company. The token's own "
+                      "company: 422 on `company_id`. A token that was refreshed already is "
+                      "reuse: every token of its login is revoked (401).",
+       .tag = kAuth,
+       .body = schema::object({{"company_id", schema::id("comp_")}}, {"company_id"}),
+       .data = tokenWith({{"company", schema::object({{"id", schema::id("comp_")},
+                                                      {"name", schema::string()},
+                                                      {"role", role()}},
+                                                     {"id", "name", "role"})},
+                          {"company_id", schema::id("comp_")}}),
+       .errors = {403, 404}});
 }
 
 void describeReset(rapport::Registry& registry) {
@@ -184,11 +201,49 @@ void describeReset(rapport::Registry& registry) {
   registry.describe(
       "POST", "/auth/reset-password",
       {.summary = "Set a new password with a reset token",
-       .description = "Wrong tokens are limited per client (429).",
+       .description = "Wrong tokens are limited per client (429). Success also marks the "
+                      "address verified; with `remove_identities` it unlinks every social "
+                      "login identity of the account (the reset e-mail names them).",
        .tag = kAuth,
        .body = newPasswordBody(
-           {{"token", schema::text(255, "From the reset e-mail.")}, {"email", schema::email()}},
+           {{"token", schema::text(255, "From the reset e-mail.")},
+            {"email", schema::email()},
+            {"remove_identities",
+             schema::boolean("Unlink every social login identity too (default false).")}},
            {"token", "email"})});
+}
+
+void describeVerification(rapport::Registry& registry) {
+  registry.describe(
+      "POST", "/auth/email/verification",
+      {.summary = "E-mail a verification link for the current address",
+       .description = "A single-use token valid `auth.email_verification_ttl` seconds (24 hours "
+                      "by default). Limited per user and per client (429); 409 when the "
+                      "address is verified already.",
+       .tag = kUser,
+       .errors = {409}});
+  registry.describe(
+      "POST", "/auth/email/verify",
+      {.summary = "Verify the e-mail address with the mailed token",
+       .description = "A wrong, used or expired token is 422 on `token`; wrong tokens are "
+                      "limited per client (429).",
+       .tag = kAuth,
+       .body = schema::object({{"token", schema::text(255, "From the verification e-mail.")}},
+                              {"token"})});
+}
+
+void describeIdentities(rapport::Registry& registry) {
+  registry.describe("GET", "/user/identities",
+                    {.summary = "List the social login identities linked to the current user",
+                     .tag = kUser,
+                     .data = schema::arrayOf(schema::ref("LinkedIdentity"))});
+  registry.describe(
+      "DELETE", "/user/identities/{provider}",
+      {.summary = "Unlink a provider's social login identity from the current user",
+       .description = "404 when none is linked; 409 when it is the only way to sign in to an "
+                      "account without a password (set one with the password reset first).",
+       .tag = kUser,
+       .errors = {409}});
 }
 
 void describeProfile(rapport::Registry& registry) {
@@ -284,12 +339,18 @@ void describeTwoFactorSetup(rapport::Registry& registry) {
   registry.describe(
       "POST", "/auth/2fa/enable",
       {.summary = "Start enabling two-factor authentication",
-       .description = "Gives a new TOTP secret to add to an authenticator app, then confirm.",
+       .description =
+           "Gives a new TOTP secret to add to an authenticator app, then confirm. Asks for the "
+           "password (missing or wrong: 422 on `password`). An account without a password "
+           "(social login) sends none: its sign-in must be less than 10 minutes old (a refresh "
+           "does not renew it), else 403 and the user signs in again.",
        .tag = kTwoFactor,
+       .body = schema::object(
+           {{"password", schema::text(1024, "Required when the account has a password.")}}),
        .data =
            schema::object({{"secret", schema::string("Base32.")}, {"otpauth_uri", schema::url()}},
                           {"secret", "otpauth_uri"}),
-       .errors = {409}});
+       .errors = {403, 409}});
   registry.describe("POST", "/auth/2fa/confirm",
                     {.summary = "Confirm two-factor authentication with a first code",
                      .description = "Revokes the user's other tokens.",
@@ -312,7 +373,10 @@ void describeTwoFactorSetup(rapport::Registry& registry) {
 
 void describeTwoFactorChallenge(rapport::Registry& registry) {
   const char* const answered = "Wrong codes are counted; too many end the challenge (429).";
-  const Json code = schema::text(64, "A TOTP code, or the e-mailed one.");
+  const Json code = schema::text(
+      64,
+      "A TOTP code, or the e-mailed one (refused, 422, for 24 hours after a password reset by "
+      "e-mail; a sign-in with it mails the user a notice).");
   const Json recovery = schema::text(64, "Instead of `code`.");
   const Json token = schema::text(255, "The challenge_id of the login answer.");
   registry.describe("POST", "/auth/two-factor/challenge",
@@ -351,6 +415,15 @@ void describeTwoFactorChallenge(rapport::Registry& registry) {
                      .errors = {403, 404}});
 }
 
+const char* const kSocialWho =
+    "Signs in the linked identity; links a provider-verified e-mail to the account that "
+    "verified the same address (409 when either side has not verified it); creates the user "
+    "and a company for a provider-verified address nobody has (422 for an unverified one). ";
+const char* const kStateBinding =
+    "The state must come back from the client that asked for it: with the binding cookie of "
+    "the redirect answer, or without cookies from the same client address (else 422 on "
+    "`state`). ";
+
 void describeSocial(rapport::Registry& registry) {
   const Json codeAndState =
       schema::object({{"code", schema::text(2048, "From the provider's redirect.")},
@@ -360,7 +433,9 @@ void describeSocial(rapport::Registry& registry) {
       "GET", "/auth/social/{provider}/redirect",
       {.summary = "Start a social login",
        .description = "Gives the provider's authorization URL (PKCE). `redirect_uri` must be in "
-                      "`social.redirect_allowlist`; without it, the first one listed.",
+                      "`social.redirect_allowlist`; without it, the first one listed. Sets the "
+                      "cookie `rapport_social_binding` (HttpOnly, SameSite=Lax, Path "
+                      "/v1/auth/social) that binds the state to this client.",
        .tag = kSocial,
        .query = schema::object({{"redirect_uri", schema::url()}}),
        .data = schema::object({{"authorization_url", schema::url()},
@@ -369,24 +444,23 @@ void describeSocial(rapport::Registry& registry) {
                               {"authorization_url", "redirect_url", "state"})});
   registry.describe("POST", "/auth/social/{provider}/callback",
                     {.summary = "Finish a social login with the provider's code",
-                     .description = std::string("Signs in, links by verified e-mail, or creates "
-                                                "the user and a company. ") +
-                                    kTwoFactorLogin,
+                     .description = std::string(kSocialWho) + kStateBinding + kTwoFactorLogin,
                      .tag = kSocial,
                      .body = codeAndState,
                      .data = signedInOrChallenge(),
-                     .errors = {401, 403, 409, 502}});
+                     .errors = {401, 403, 409, 422, 502}});
   registry.describe(
       "GET", "/auth/social/{provider}/callback",
       {.summary = "Finish a social login in the browser",
-       .description = "The provider's redirect target: answers a short-lived exchange code for "
-                      "POST /v1/auth/social/exchange.",
+       .description = std::string("The provider's redirect target: answers a short-lived "
+                                  "exchange code for POST /v1/auth/social/exchange. ") +
+                      kSocialWho + kStateBinding,
        .tag = kSocial,
        .query = schema::object({{"code", schema::string()},
                                 {"state", schema::string()},
                                 {"error", schema::string("Set by the provider when refused.")}}),
        .data = schema::object({{"exchange_code", schema::string()}}, {"exchange_code"}),
-       .errors = {401, 409, 502}});
+       .errors = {401, 409, 422, 502}});
   registry.describe(
       "POST", "/auth/social/exchange",
       {.summary = "Exchange a social login's exchange code for a token",
@@ -403,7 +477,9 @@ void describeAccountsRoutes(rapport::Registry& registry) {
   registerSchemas(registry);
   describeAuth(registry);
   describeReset(registry);
+  describeVerification(registry);
   describeProfile(registry);
+  describeIdentities(registry);
   describeCompanies(registry);
   describeMembers(registry);
   describeTwoFactorSetup(registry);

@@ -5,8 +5,10 @@
 #include "accounts/AccountsApiDoc.h"
 #include "accounts/CompanyStore.h"
 #include "accounts/reset/ResetRoutes.h"
+#include "accounts/social/IdentityRoutes.h"
 #include "accounts/social/SocialRoutes.h"
 #include "accounts/twofactor/TwoFactor.h"
+#include "accounts/verification/VerificationRoutes.h"
 #include "rapport/ids.h"
 #include "ratelimit/MemoryAttemptLog.h"
 
@@ -68,6 +70,11 @@ void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
   twoFactor_ = std::make_unique<twofactor::TwoFactor>(
       *context_, host.secrets(), twofactor::TwoFactorOptions::fromConfig(host.config()));
   twoFactor_->registerOn(registry);
+  identities_ = std::make_unique<social::IdentityRoutes>(*context_);
+  identities_->registerOn(registry);
+  verification_ = std::make_unique<verification::VerificationRoutes>(
+      *context_, verification::VerificationOptions::fromConfig(host.config()), attempts_);
+  verification_->registerOn(registry);
   describeAccountsRoutes(registry);
   secondFactor_ = twoFactor_->gate();
   registerRecordType(registry);

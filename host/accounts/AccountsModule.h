@@ -16,6 +16,11 @@
 // GET /auth/social/{provider}/redirect, GET|POST /auth/social/{provider}/callback,
 // POST /auth/social/exchange (public; social/SocialRoutes.h, configured by
 // the social.* keys, with the job "accounts.social-purge").
+// GET /user/identities, DELETE /user/identities/{provider} (authenticated;
+// social/IdentityRoutes.h).
+// POST /auth/email/verification (authenticated), POST /auth/email/verify
+// (public) (verification/VerificationRoutes.h, with the job
+// "accounts.email-verification-purge").
 // Record type "user": exists when the user is a member of the company.
 // Job "accounts.token-purge": hourly, deletes tokens expired or revoked for
 // over a day, in batches (TokenService::purge).
@@ -25,7 +30,7 @@
 //   PasswordHasher hasher(options.argon2);
 //   TokenService tokens(db, options.tokenOptions());   // also the Authenticator
 //   RevocationListener notices(conninfo, tokens);       // PostgreSQL: start() before serving
-//   auto mailer = mail::MailService::fromConfig(config);  // started before serving
+//   auto mailer = mail::MailService::fromConfig(config, db, box);  // its sendJob() runs
 //   AccountsModule accounts(options, tokens, hasher, *mailer);  // login attempts in memory
 // or, when several instances share the login throttle, with a shared
 // AttemptLog as fourth argument. Everything passed in must outlive the module.
@@ -50,7 +55,11 @@
 namespace rapport::host::accounts {
 
 namespace social {
-class SocialRoutes;  // accounts/social/SocialRoutes.h
+class SocialRoutes;    // accounts/social/SocialRoutes.h
+class IdentityRoutes;  // accounts/social/IdentityRoutes.h
+}  // namespace social
+namespace verification {
+class VerificationRoutes;  // accounts/verification/VerificationRoutes.h
 }
 namespace reset {
 class ResetRoutes;  // accounts/reset/ResetRoutes.h
@@ -98,7 +107,9 @@ class AccountsModule : public rapport::Module {
   std::unique_ptr<social::SocialRoutes> social_;  // social login (social.* keys)
   AttemptLog& attempts_;                       // login's log: forgot/reset-password count in it too
   std::unique_ptr<reset::ResetRoutes> reset_;  // forgot/reset-password
-  std::unique_ptr<twofactor::TwoFactor> twoFactor_;  // 2FA routes and the login gate
+  std::unique_ptr<twofactor::TwoFactor> twoFactor_;                 // 2FA routes and the login gate
+  std::unique_ptr<social::IdentityRoutes> identities_;              // linked social identities
+  std::unique_ptr<verification::VerificationRoutes> verification_;  // e-mail verification
 };
 
 }  // namespace rapport::host::accounts

@@ -9,14 +9,18 @@ namespace rapport::host::accounts {
 
 namespace {
 
-// {id, name, email, two_factor_enabled, created_at, updated_at}.
+// {id, name, email, email_verified_at, two_factor_enabled, created_at,
+// updated_at}.
 Json profileJson(const UserRecord& user) {
-  return Json::object({{"id", user.id},
-                       {"name", user.name},
-                       {"email", user.email},
-                       {"two_factor_enabled", user.twoFactorEnabled},
-                       {"created_at", rapport::isoTimestamp(user.createdAt)},
-                       {"updated_at", rapport::isoTimestamp(user.updatedAt)}});
+  return Json::object(
+      {{"id", user.id},
+       {"name", user.name},
+       {"email", user.email},
+       {"email_verified_at",
+        user.emailVerifiedAt ? Json(rapport::isoTimestamp(*user.emailVerifiedAt)) : Json()},
+       {"two_factor_enabled", user.twoFactorEnabled},
+       {"created_at", rapport::isoTimestamp(user.createdAt)},
+       {"updated_at", rapport::isoTimestamp(user.updatedAt)}});
 }
 
 struct ProfileChange {
@@ -77,7 +81,12 @@ rapport::Response ProfileRoutes::update(const rapport::Request& req) {
     requirePasswordForEmail(req, user, change.currentPassword);
   }
   if (change.name) user.name = *change.name;
-  if (change.email) user.email = *change.email;
+  if (change.email) {
+    // Another address is not proved yet (users::updateProfile clears it too).
+    if (rapport::toLower(*change.email) != rapport::toLower(user.email))
+      user.emailVerifiedAt.reset();
+    user.email = *change.email;
+  }
   user.updatedAt = ctx_.clock();
   saveProfile(user);
   // Cached identities carry the name and e-mail (GET /auth/me).

@@ -61,15 +61,23 @@ rapport::Response SessionRoutes::switchContext(const rapport::Request& req) {
   auto companyId = v.id("company_id", true);
   v.check();
   const std::string& id = *companyId.value;
-  // A wrong prefix cannot name a company: the same 404 as an absent one.
   std::optional<CompanyRecord> company;
-  if (rapport::hasPrefix(id, "comp_")) company = companies::find(ctx_.db, id);
-  if (!company) throw rapport::Error::notFound("Company not found.");
-  const std::optional<Role> role = companies::roleOf(ctx_.db, id, req.identity.userId);
-  if (!role) throw rapport::Error::forbidden("You do not have access to this company.");
+  std::optional<Role> role;
+  // The current token is checked first (a refreshed one is reuse: its
+  // family is revoked, 401), then these checks, in the same transaction.
+  auto admit = [&](Queryable& tx, const std::string& currentCompanyId) {
+    if (id == currentCompanyId) {
+      throw rapport::Error::invalidField("company_id", "The token already resolves this company.");
+    }
+    // A wrong prefix cannot name a company: the same 404 as an absent one.
+    if (rapport::hasPrefix(id, "comp_")) company = companies::find(tx, id);
+    if (!company) throw rapport::Error::notFound("Company not found.");
+    role = companies::roleOf(tx, id, req.identity.userId);
+    if (!role) throw rapport::Error::forbidden("You do not have access to this company.");
+  };
   // The current token stays valid and keeps resolving its own company.
-  const std::optional<IssuedToken> issued = ctx_.tokens.issueForCompany(req.identity, id);
-  if (!issued) throw rapport::Error::unauthorized();
+  const std::optional<IssuedToken> issued = ctx_.tokens.issueForCompany(req.identity, id, admit);
+  if (!issued || !company || !role) throw rapport::Error::unauthorized();
   Json data = tokenJson(*issued);
   data.set("company", Json::object({{"id", company->id},
                                     {"name", company->name},

@@ -1,7 +1,9 @@
 // The authenticated session endpoints: POST /auth/refresh, POST /auth/logout,
 // GET /auth/me and POST /auth/context (company switch). The identity always
 // comes from the token (req.identity; refresh reads the bearer token itself,
-// see TokenService::refresh); no company header is read.
+// see TokenService::refresh); no company header is read. A context switch
+// names another company (its own: 422 on company_id) and needs a token that
+// was not refreshed (a refreshed one is reuse, TokenService::issueForCompany).
 #pragma once
 
 #include "accounts/AccountsContext.h"

@@ -225,12 +225,14 @@ std::optional<IssuedToken> TokenService::refresh(const std::string& bearerToken)
     issued.reset();
     outcome = refreshIn(tx, tokenHash, row, issued);
   });
-  if (outcome == RefreshOutcome::Reused) {
-    // A security event: someone holds a copy of a token of this login.
-    log::warn("refresh of an already refreshed token: its family is revoked",
-              {{"user_id", row.userId}, {"family_id", row.familyId}, {"token_id", row.id}});
-  }
+  if (outcome == RefreshOutcome::Reused) logReuse("refresh", row);
   return outcome == RefreshOutcome::Issued ? issued : std::nullopt;
+}
+
+void TokenService::logReuse(std::string_view how, const TokenRow& row) {
+  // A security event: someone holds a copy of a token of this login.
+  log::warn(std::string(how) + " of an already refreshed token: its family is revoked",
+            {{"user_id", row.userId}, {"family_id", row.familyId}, {"token_id", row.id}});
 }
 
 TokenService::RefreshOutcome TokenService::refreshIn(Tx& tx, const std::string& tokenHash,
@@ -283,17 +285,64 @@ void TokenService::revokeFamily(Tx& tx, const TokenRow& row, std::int64_t now) {
 }
 
 std::optional<IssuedToken> TokenService::issueForCompany(const Identity& current,
-                                                         const std::string& companyId) {
+                                                         const std::string& companyId,
+                                                         const SwitchCheck& admit) {
+  RefreshOutcome outcome = RefreshOutcome::Refused;
+  std::optional<IssuedToken> issued;
+  TokenRow row;
+  db_.transaction("", [&](Tx& tx) {
+    // The callback may run again (PostgreSQL deadlock retry): start clean.
+    issued.reset();
+    outcome = switchIn(tx, current, companyId, admit, row, issued);
+  });
+  if (outcome == RefreshOutcome::Reused) logReuse("context switch", row);
+  return outcome == RefreshOutcome::Issued ? issued : std::nullopt;
+}
+
+TokenService::RefreshOutcome TokenService::switchIn(Tx& tx, const Identity& current,
+                                                    const std::string& companyId,
+                                                    const SwitchCheck& admit, TokenRow& row,
+                                                    std::optional<IssuedToken>& issued) {
   const std::int64_t now = clock_();
+  const Result found = tx.query(std::string(kTokenRowColumns) + "WHERE id = ? AND user_id = ?",
+                                {current.tokenId, current.userId});
+  if (found.empty()) return RefreshOutcome::Refused;
+  row = TokenRow::from(found.front());
+  // First, as for refresh: a refreshed token is reuse wherever it is shown.
+  if (row.refreshed) {
+    revokeFamily(tx, row, now);
+    return RefreshOutcome::Reused;
+  }
+  if (row.revoked || row.expiresAt <= now) return RefreshOutcome::Refused;
+  // The row, taken: a refresh of this token at the same moment waits for
+  // this commit (and then refreshes it), or it committed first and this
+  // update finds the token refreshed: the loser of that race is reuse, as
+  // between two refreshes. On SQLite the transaction holds the write lock.
+  const std::int64_t held = tx.exec(
+      "UPDATE tokens SET refreshed_at = NULL WHERE id = ? AND refreshed_at IS NULL "
+      "AND revoked_at IS NULL",
+      {row.id});
+  if (held != 1) {
+    const Result again = tx.query(std::string(kTokenRowColumns) + "WHERE id = ?", {row.id});
+    if (again.empty() || again.front().isNull("refreshed_at")) return RefreshOutcome::Refused;
+    revokeFamily(tx, row, now);
+    return RefreshOutcome::Reused;
+  }
+  if (admit) admit(tx, row.companyId);
+  // A second token for the same company would be a sibling outside the
+  // refresh chain (the route answers 422 before this).
+  if (companyId == row.companyId) return RefreshOutcome::Refused;
+  if (sessionCap(row.sessionStartedAt) - now < kMicrosPerSecond) return RefreshOutcome::Refused;
+  issued = insert(tx, NewToken{rapport::newId("tok_"), row.userId, companyId, row.remember,
+                               row.familyId, row.sessionStartedAt, now});
+  return RefreshOutcome::Issued;
+}
+
+std::optional<std::int64_t> TokenService::sessionStartedAt(const std::string& tokenId) {
   const Result found =
-      reads_.query(std::string(kTokenRowColumns) +
-                       "WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
-                   {current.tokenId, current.userId, now});
+      reads_.query("SELECT session_started_at FROM tokens WHERE id = ?", {tokenId});
   if (found.empty()) return std::nullopt;
-  const TokenRow row = TokenRow::from(found.front());
-  if (sessionCap(row.sessionStartedAt) - now < kMicrosPerSecond) return std::nullopt;
-  return insert(reads_, NewToken{rapport::newId("tok_"), row.userId, companyId, row.remember,
-                                 row.familyId, row.sessionStartedAt, now});
+  return found.front().i64("session_started_at");
 }
 
 bool TokenService::revoke(const std::string& tokenId) {

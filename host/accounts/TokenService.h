@@ -13,9 +13,12 @@
 // conditional update in the transaction that issues its successor, so of two
 // concurrent refreshes exactly one issues a token. Presenting a token that
 // was already refreshed to refresh again (the loser of such a race included)
-// is reuse: a copy of the token is in other hands, so the whole family is
-// revoked (every token with that family_id) and refresh answers 401; the
-// event is logged with the user and family ids, never the token. The old
+// or to switch company is reuse: a copy of the token is in other hands, so
+// the whole family is revoked (every token with that family_id, those that
+// context switches issued included) and the call answers 401; the event is
+// logged with the user and family ids, never the token. A context switch
+// never issues a second token for the company the current one resolves: such
+// a sibling would escape the refresh chain and its reuse detection. The old
 // token keeps authenticating for refreshGrace seconds after its refresh, so
 // requests already in flight finish. No token of a family expires after
 // session_started_at + maxSessionAge (auth.max_session_age): refresh clips
@@ -124,10 +127,29 @@ class TokenService : public Authenticator {
 
   // A new token for `companyId` (context switch) in the lifetime class and
   // the family of the current token: the same login, so the same session
-  // cap, and a reuse anywhere in the family revokes it too. The caller
-  // checks the membership first. The current token is left as it is.
-  // nullopt when it is expired or revoked, or the session reached its cap.
-  std::optional<IssuedToken> issueForCompany(const Identity& current, const std::string& companyId);
+  // cap, and a reuse anywhere in the family revokes it too. The current
+  // token is left as it is (it keeps resolving its own company).
+  //
+  // One transaction, the current token checked first: a token refreshed
+  // already (in its grace, or the loser of a refresh running at the same
+  // moment) is reuse, exactly as for refresh: its whole family is revoked,
+  // logged without the token, and nullopt (401) comes back. Otherwise the
+  // row is taken (a concurrent refresh of it waits for this commit), then
+  // `admit` runs in the same transaction with the token's company: the
+  // caller's checks (another company, which exists, of which the user is a
+  // member), which throw to refuse; nothing is written then. nullopt as
+  // well when the token is revoked or expired, `companyId` is the company
+  // it already resolves (a sibling there would live outside the refresh
+  // chain, so no reuse of the chain would reveal it), or the session
+  // reached its cap.
+  using SwitchCheck = std::function<void(Queryable& tx, const std::string& currentCompanyId)>;
+  std::optional<IssuedToken> issueForCompany(const Identity& current, const std::string& companyId,
+                                             const SwitchCheck& admit = {});
+
+  // When the login of token `tokenId` happened (its family's
+  // session_started_at, micros); nullopt for an unknown token. Refresh and
+  // context switch keep it: it tells a fresh sign-in from an old session.
+  std::optional<std::int64_t> sessionStartedAt(const std::string& tokenId);
 
   // Revokes one token at once (logout). False when no such token exists.
   bool revoke(const std::string& tokenId);
@@ -196,6 +218,11 @@ class TokenService : public Authenticator {
   IssuedToken insert(Queryable& db, const NewToken& token);
   RefreshOutcome refreshIn(Tx& tx, const std::string& tokenHash, TokenRow& row,
                            std::optional<IssuedToken>& issued);
+  RefreshOutcome switchIn(Tx& tx, const Identity& current, const std::string& companyId,
+                          const SwitchCheck& admit, TokenRow& row,
+                          std::optional<IssuedToken>& issued);
+  // Logs a reuse (a security event): the ids of `row`, never the token.
+  static void logReuse(std::string_view how, const TokenRow& row);
   void revokeFamily(Tx& tx, const TokenRow& row, std::int64_t now);
   bool memberActive(Queryable& db, const std::string& userId, const std::string& companyId);
   // pg_notify in `db`'s transaction (or autocommit); nothing on SQLite.

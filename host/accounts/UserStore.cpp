@@ -7,7 +7,8 @@ namespace rapport::host::accounts::users {
 namespace {
 
 constexpr std::string_view kColumns =
-    "id, name, email, password_hash, disabled, two_factor_enabled, created_at, updated_at";
+    "id, name, email, password_hash, disabled, two_factor_enabled, email_verified_at, created_at, "
+    "updated_at";
 
 UserRecord fromRow(const Row& row) {
   UserRecord user;
@@ -17,6 +18,7 @@ UserRecord fromRow(const Row& row) {
   user.passwordHash = row.optStr("password_hash");
   user.disabled = row.flag("disabled");
   user.twoFactorEnabled = row.flag("two_factor_enabled");
+  user.emailVerifiedAt = row.optI64("email_verified_at");
   user.createdAt = row.i64("created_at");
   user.updatedAt = row.i64("updated_at");
   return user;
@@ -53,14 +55,28 @@ bool emailTakenByOther(Queryable& db, const std::string& emailLower,
 void insert(Queryable& db, const UserRecord& user) {
   db.exec(
       "INSERT INTO users (id, name, email, email_lower, password_hash, disabled, "
-      "two_factor_enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "two_factor_enabled, email_verified_at, created_at, updated_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {user.id, user.name, user.email, rapport::toLower(user.email), user.passwordHash,
-       user.disabled, user.twoFactorEnabled, user.createdAt, user.updatedAt});
+       user.disabled, user.twoFactorEnabled, user.emailVerifiedAt, user.createdAt, user.updatedAt});
 }
 
 void updateProfile(Queryable& db, const UserRecord& user) {
-  db.exec("UPDATE users SET name = ?, email = ?, email_lower = ?, updated_at = ? WHERE id = ?",
-          {user.name, user.email, rapport::toLower(user.email), user.updatedAt, user.id});
+  // The right-hand sides read the row as it was: the proof stays only for
+  // the same address.
+  const std::string emailLower = rapport::toLower(user.email);
+  db.exec(
+      "UPDATE users SET name = ?, email = ?, email_verified_at = CASE WHEN email_lower = ? THEN "
+      "email_verified_at ELSE NULL END, email_lower = ?, updated_at = ? WHERE id = ?",
+      {user.name, user.email, emailLower, emailLower, user.updatedAt, user.id});
+}
+
+bool markEmailVerified(Queryable& db, const std::string& userId, const std::string& emailLower,
+                       std::int64_t at) {
+  return db.exec(
+             "UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ? "
+             "AND email_lower = ?",
+             {at, userId, emailLower}) > 0;
 }
 
 void updatePasswordHash(Queryable& db, const std::string& userId, const std::string& hash,

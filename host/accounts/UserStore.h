@@ -18,6 +18,10 @@ struct UserRecord {
   std::optional<std::string> passwordHash;  // PHC string; none for password-less users
   bool disabled = false;
   bool twoFactorEnabled = false;
+  // When the user proved they receive mail at `email` (a verification link,
+  // a reset by e-mail, a sign-up by a provider that vouched for it); none
+  // until then, and again after a change of address.
+  std::optional<std::int64_t> emailVerifiedAt;
   std::int64_t createdAt = 0;
   std::int64_t updatedAt = 0;
 };
@@ -38,9 +42,15 @@ bool emailTakenByOther(Queryable& db, const std::string& emailLower,
 // Throws DbError (UniqueViolation) when the e-mail was taken meanwhile.
 void insert(Queryable& db, const UserRecord& user);
 
-// Writes name and email (email_lower follows) and updated_at. Throws
-// DbError (UniqueViolation) when the e-mail was taken meanwhile.
+// Writes name and email (email_lower follows) and updated_at; another
+// address than the stored one (case-insensitive) clears email_verified_at.
+// Throws DbError (UniqueViolation) when the e-mail was taken meanwhile.
 void updateProfile(Queryable& db, const UserRecord& user);
+// Marks the address verified at `at` when the user still has `emailLower`
+// (a proof of an old address proves nothing); an earlier proof is kept.
+// True when the user has that address.
+bool markEmailVerified(Queryable& db, const std::string& userId, const std::string& emailLower,
+                       std::int64_t at);
 void updatePasswordHash(Queryable& db, const std::string& userId, const std::string& hash,
                         std::int64_t at);
 

@@ -61,6 +61,10 @@ void ModuleRegistry::batch(const std::string& collectionPath, BatchSpec spec) {
   registerBatchRoute(parts_.router, "/v1" + collectionPath, std::move(spec), parts_.db, module_);
 }
 
+void ModuleRegistry::metrics(std::vector<MetricFamily> families, MetricCollector collect) {
+  if (parts_.metrics) parts_.metrics->add(module_, std::move(families), std::move(collect));
+}
+
 MigrationSet ModuleRegistry::migrations() const {
   MigrationSet set{module_, migrations_};
   std::sort(set.migrations.begin(), set.migrations.end(),

@@ -8,6 +8,7 @@
 #include "events/EventBus.h"
 #include "http/Router.h"
 #include "jobs/JobRunner.h"
+#include "metrics/ModuleMetrics.h"
 #include "openapi/ApiSchemas.h"
 #include "rapport/module.h"
 #include "records/Directory.h"
@@ -23,6 +24,8 @@ struct HostParts {
   ApiSchemas& schemas;
   // What batch upserts match on (Registry::batch); null: upserts refused.
   rapport::Database* db = nullptr;
+  // Where Registry::metrics declares a module's families; null: ignored.
+  metrics::ModuleMetrics* metrics = nullptr;
 };
 
 class ModuleRegistry : public rapport::Registry {
@@ -42,6 +45,7 @@ class ModuleRegistry : public rapport::Registry {
   void describe(const std::string& method, const std::string& path, RouteDoc doc) override;
   void schema(const std::string& name, Json schema) override;
   void batch(const std::string& collectionPath, BatchSpec spec) override;
+  void metrics(std::vector<MetricFamily> families, MetricCollector collect) override;
 
   // The module's migrations, in id order.
   MigrationSet migrations() const;

@@ -77,6 +77,7 @@ PipelineOptions pipelineOptions(const Settings& s, const ApiSchemas& schemas) {
   }
   o.rateLimitRequests = s.getInt("ratelimit.requests", o.rateLimitRequests);
   o.rateLimitWindow = s.getInt("ratelimit.window", o.rateLimitWindow);
+  o.onStoreError = onStoreErrorFrom(s);
   if (o.rateLimitRequests < 1 || o.rateLimitWindow < 1) {
     throw std::invalid_argument("ratelimit.requests and ratelimit.window must be at least 1");
   }
@@ -122,7 +123,10 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
     revocations_ = std::make_unique<accounts::RevocationListener>(
         parseDatabaseUrl(settings.getString("database.url", "")).connectionString, *tokens_);
   }
-  mail_ = mail::MailService::fromConfig(settings);
+  // The outbox table's sender, on every instance (docs/mail.md).
+  mail_ = mail::MailService::fromConfig(settings, *db_, *secrets_);
+  mail_->wakeWith(jobs_.add(mail_->sendJob()));
+  jobs_.add(mail_->purgeJob());
   ownerNotices_ = std::make_unique<mail::OwnerNotices>(*db_, *mail_);
   // Failed logins are kept in a sliding-window log (what the fixed-window
   // request limit cannot express), in memory or shared through redis.
@@ -130,8 +134,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
                                                          *mail_, *rateLimits_.attempts);
   setUpModule(*accounts_, "accounts");
   // GET /v1/events: a host route, described under the tag "events".
-  ModuleRegistry eventsRegistry("events",
-                                HostParts{router_, events_, records_, jobs_, *schemas_, db_.get()});
+  ModuleRegistry eventsRegistry("events", HostParts{router_, events_, records_, jobs_, *schemas_,
+                                                    db_.get(), &moduleMetrics_});
   registerEventsRoute(eventsRegistry, *db_, events_, eventLog_);
   for (auto& loaded : modules_) setUpModule(*loaded.module, loaded.info.name);
   conditions_ =
@@ -147,7 +151,8 @@ Server::~Server() {
 void Server::setUpModule(rapport::Module& module, const std::string& name) {
   auto services = std::make_unique<HostServices>(name, *db_, records_, settings_, enabled_, events_,
                                                  *secrets_, *ownerNotices_, eventLog_);
-  ModuleRegistry registry(name, HostParts{router_, events_, records_, jobs_, *schemas_, db_.get()});
+  ModuleRegistry registry(
+      name, HostParts{router_, events_, records_, jobs_, *schemas_, db_.get(), &moduleMetrics_});
   try {
     module.setup(*services, registry);
   } catch (const std::exception& e) {
@@ -182,7 +187,6 @@ RawResponse Server::handle(const RawRequest& request) const {
 }
 
 void Server::startServing(bool listen) {
-  mail_->start();  // before anything that can send
   accounts_->start();
   accountsStarted_ = true;
   try {
@@ -218,7 +222,7 @@ void Server::startServing(bool listen) {
       http_ = std::make_unique<HttpServer>(std::move(options), *pipeline_);
       http_->start();
       metrics_ = metrics::Exporter::start(settings_.get("metrics.listen"), &http_->stats(),
-                                          enabled_.count("webhooks") ? db_.get() : nullptr);
+                                          &moduleMetrics_);
     }
   } catch (...) {
     // The modules already started hold threads, connections or files: they
@@ -250,8 +254,6 @@ void Server::stop() {
   if (revocations_) revocations_->stop();
   jobs_.stop();
   stopModules();
-  // Nothing sends any more: deliver what is queued (a few seconds at most).
-  if (mail_) mail_->stop();
   // Drop every function object that came from a module before the modules
   // (and their libraries) are destroyed.
   router_.clear();

@@ -98,6 +98,9 @@ class Server {
   EventLogReader eventLog_;  // Host::eventLog and GET /v1/events
   Directory records_;
   JobRunner jobs_;
+  // The families modules report themselves (Registry::metrics), rendered by
+  // metrics_ while it runs.
+  metrics::ModuleMetrics moduleMetrics_;
   std::unique_ptr<AesGcmSecretBox> secrets_;
   // ratelimit.store: the Pipeline's limit and the login throttle's log, in
   // memory or in the redis every instance shares (before accounts_ and
@@ -105,7 +108,8 @@ class Server {
   RateLimitStores rateLimits_;
   TrustedProxies trustedProxies_;  // server.trusted_proxies
   std::unique_ptr<VersionPolicy> versions_;
-  // Before accounts_, which holds a reference to it.
+  // Before accounts_, which holds a reference to it. Its sender is a job of
+  // jobs_; what is queued stays in the database across a stop.
   std::unique_ptr<mail::MailService> mail_;
   // Host::notifyOwners for every module (after mail_, which it sends through).
   std::unique_ptr<mail::OwnerNotices> ownerNotices_;
@@ -124,7 +128,8 @@ class Server {
   std::unique_ptr<ConditionalRoutes> conditions_;
   std::unique_ptr<HttpServer> http_;
   std::unique_ptr<Pipeline> pipeline_;  // serves http_ and handle()
-  // metrics.listen: reads http_ and db_, so it goes before them.
+  // metrics.listen: reads http_ and the modules' collectors, so it goes
+  // before them.
   std::unique_ptr<metrics::Exporter> metrics_;
   bool accountsStarted_ = false;
   std::size_t modulesStarted_ = 0;  // modules_[0, modulesStarted_) have had start()

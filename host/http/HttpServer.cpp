@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "http/server/Connection.h"
+#include "http/server/ClientConnection.h"
 #include "http/server/EventLoop.h"
 #include "http/server/OpenFileLimit.h"
 #include "http/server/Refusal.h"
@@ -173,8 +173,8 @@ void HttpServer::welcome(EventLoop& loop, tcp::socket socket) {
   ++stats_.open;
   const bool underAddressCap = addresses_.tryAdd(address);
   auto connection =
-      std::make_shared<Connection>(std::move(socket), loop, *context_, std::move(address),
-                                   underAddressCap && addresses_.enabled());
+      std::make_shared<ClientConnection>(std::move(socket), loop, *context_, std::move(address),
+                                         underAddressCap && addresses_.enabled());
   if (!underAddressCap) {
     ++stats_.refusedPerAddress;
     connection->refuse(
@@ -188,7 +188,6 @@ void HttpServer::welcome(EventLoop& loop, tcp::socket socket) {
           serviceUnavailable("The server has too many connections. Try again shortly."));
       return;
     }
-    ++stats_.shed;
   }
   connection->start();
 }

@@ -212,7 +212,8 @@ Pipeline::Pipeline(const Router& router, Authenticator& authenticator, RateLimit
       rateLimits_(rateLimits),
       versions_(versions),
       options_(options),
-      clock_(clock ? std::move(clock) : Clock([] { return rapport::nowMicros(); })) {}
+      clock_(clock ? std::move(clock) : Clock([] { return rapport::nowMicros(); })),
+      storeErrors_(options.onStoreError) {}
 
 RawResponse Pipeline::handle(const RawRequest& raw) const {
   const auto started = std::chrono::steady_clock::now();
@@ -328,9 +329,17 @@ void Pipeline::limitRate(const RawRequest& raw, Context& ctx, const Route* route
             ? rateLimits_.peek(key, options_.rateLimitRequests, options_.rateLimitWindow, now)
             : rateLimits_.hit(key, options_.rateLimitRequests, options_.rateLimitWindow, now);
   } catch (const std::exception& e) {
-    // A shared store that is down must not take the API down with it:
-    // serve unlimited and say so in the log.
-    log::warn("rate limit store failed", {{"req", ctx.requestId}, {"error", e.what()}});
+    // The store cannot count (redis down): serve uncounted, or refuse where
+    // an uncounted guesser would be worse than an outage.
+    const bool authRoute =
+        route && isAuthRoute(route->pattern, route->options.access == rapport::Access::Public);
+    const bool refused = !isHealthProbe(raw.path) && storeErrors_.refuses(authRoute);
+    metrics::rateLimitStoreFailed(refused);
+    storeErrors_.report(e.what(), refused);
+    if (refused) {
+      throw rapport::Error(503, "Service temporarily unavailable. Please try again shortly.")
+          .withHeader("Retry-After", "1");
+    }
     return;
   }
   if (!ctx.rate.allowed && !isHealthProbe(raw.path)) {

@@ -3,7 +3,9 @@
 //   request id -> bearer token (identity kept, not judged yet)
 //   -> rate limit (headers on every response; 429 with Retry-After): per
 //      token, or per client key (ratelimit/ClientKey.h: IPv6 per /64)
-//      without one and on every Access::Public route
+//      without one and on every Access::Public route; a store that fails
+//      serves or refuses (503) as ratelimit.on_store_error says
+//      (ratelimit/StoreErrorPolicy.h)
 //   -> what the transport refused to read (400 malformed or without one
 //      Host, 408, 411, 413, 414, 431, 505) -> version policy (410, deprecation headers)
 //   -> router (404, 405 + Allow) -> access (401, 403)
@@ -38,6 +40,7 @@
 #include "http/Router.h"
 #include "http/VersionPolicy.h"
 #include "ratelimit/RateLimitStore.h"
+#include "ratelimit/StoreErrorPolicy.h"
 #include "storage/RequestTransactions.h"
 
 namespace rapport::host {
@@ -56,6 +59,8 @@ struct PipelineOptions {
   const ConditionalRoutes* conditions = nullptr;
   // Idempotency-Key on authenticated POSTs; null: the header is ignored.
   const IdempotencyKeys* idempotency = nullptr;
+  // ratelimit.on_store_error: a request the store could not count.
+  OnStoreError onStoreError = OnStoreError::DenyAuth;
 };
 
 class Pipeline {
@@ -89,6 +94,7 @@ class Pipeline {
   const VersionPolicy& versions_;
   PipelineOptions options_;
   Clock clock_;
+  mutable StoreErrorPolicy storeErrors_;
 };
 
 }  // namespace rapport::host

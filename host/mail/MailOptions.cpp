@@ -39,6 +39,42 @@ std::string addressDomain(const std::string& address) {
   return at == std::string::npos ? std::string() : address.substr(at + 1);
 }
 
+namespace {
+
+constexpr std::size_t kMaxRetries = 20;
+constexpr long long kMaxDelaySeconds = 24 * 3600;  // a reset link lasts an hour
+
+// mail.retry_schedule: "0,30,120,600,1800", whole seconds.
+std::vector<std::chrono::milliseconds> retryScheduleFrom(const rapport::Config& config,
+                                                         const std::vector<std::string>& fallback) {
+  const std::string key = "mail.retry_schedule";
+  const std::vector<std::string> items = config.getList(key, fallback);
+  if (items.empty() || items.size() > kMaxRetries) {
+    throw std::invalid_argument(key + " must list 1 to 20 delays in seconds");
+  }
+  std::vector<std::chrono::milliseconds> out;
+  for (const std::string& item : items) {
+    const bool digits = !item.empty() && item.size() <= 6 &&
+                        item.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoll(item) > kMaxDelaySeconds) {
+      throw std::invalid_argument(key + ": \"" + item +
+                                  "\" is not a number of seconds from 0 to 86400");
+    }
+    out.emplace_back(std::chrono::seconds(std::stoll(item)));
+  }
+  return out;
+}
+
+std::vector<std::string> secondsList(const std::vector<std::chrono::milliseconds>& delays) {
+  std::vector<std::string> out;
+  for (const auto& d : delays) {
+    out.push_back(std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count()));
+  }
+  return out;
+}
+
+}  // namespace
+
 MailOptions MailOptions::fromConfig(const rapport::Config& config) {
   MailOptions o;
   o.from = config.getString("mail.from", o.from);
@@ -76,6 +112,8 @@ MailOptions MailOptions::fromConfig(const rapport::Config& config) {
   }
   s.caFile = config.getString("mail.smtp.ca_file", "");
   s.timeout = std::chrono::seconds(config.getIntBetween("mail.smtp.timeout", 10, 1, 300));
+  o.retrySchedule = retryScheduleFrom(config, secondsList(o.retrySchedule));
+  o.lease = 10 * s.timeout;
   return o;
 }
 

@@ -1,5 +1,5 @@
-// The mailer's settings (mail.* keys, see Settings.cpp) and the retry
-// schedule. fromConfig() checks every value and throws std::invalid_argument
+// The mailer's settings (mail.* keys, see Settings.cpp), the retry
+// schedule and the claim's lease. fromConfig() checks every value and throws std::invalid_argument
 // naming the key, so a bad setting stops start-up with one clear line.
 #pragma once
 
@@ -32,13 +32,16 @@ struct MailOptions {
   SmtpOptions smtp;
   std::size_t queueSize = 1000;  // messages waiting (first try or retry) at most
   // Delay before each attempt, counted from the previous failure: the first
-  // entry is the first try. After the last attempt fails the message is
-  // given up.
+  // entry is the first try (mail.retry_schedule, seconds). After the last
+  // attempt fails the message is given up.
   std::vector<std::chrono::milliseconds> retrySchedule = {
       std::chrono::seconds(0), std::chrono::seconds(30), std::chrono::minutes(2),
       std::chrono::minutes(10), std::chrono::minutes(30)};
-  // How long stop() keeps delivering what is queued before dropping it.
-  std::chrono::milliseconds drainTimeout = std::chrono::seconds(5);
+  // How long a sender's claim on a mail lasts before another sender may take
+  // it over (its instance died before the point of no return) or resolve it
+  // as unknown (it died after). Longer than an attempt can take: an SMTP
+  // exchange is about ten steps, each bounded by smtp.timeout.
+  std::chrono::milliseconds lease = std::chrono::seconds(100);
 
   static MailOptions fromConfig(const rapport::Config& config);
 };

@@ -58,7 +58,7 @@ OutboxTransport::OutboxTransport(std::string folder) : folder_(std::move(folder)
   }
 }
 
-void OutboxTransport::deliver(const Envelope& envelope) {
+void OutboxTransport::deliver(const Envelope& envelope, const PointOfNoReturn& pointOfNoReturn) {
   char seq[16];
   std::snprintf(seq, sizeof seq, "%06llu", static_cast<unsigned long long>(++sequence_ % 1000000));
   const std::string name = compactTimestamp(rapport::isoTimestamp(rapport::nowMicros())) + "-" +
@@ -78,6 +78,13 @@ void OutboxTransport::deliver(const Envelope& envelope) {
   if (::close(fd) != 0) {
     ::unlink(tempPath.c_str());
     throw systemError("cannot close", tempPath);
+  }
+  // A hidden temporary file is no delivery: the rename is the point of no return.
+  try {
+    pointOfNoReturn();
+  } catch (...) {
+    ::unlink(tempPath.c_str());
+    throw;
   }
   if (::rename(tempPath.c_str(), finalPath.c_str()) != 0) {
     const auto error = systemError("cannot rename to", finalPath);

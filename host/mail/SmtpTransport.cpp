@@ -134,6 +134,56 @@ void checkPeerName(Poco::Net::SecureStreamSocket& socket, const std::string& hos
   }
 }
 
+// The message as DATA carries it: CRLF line ends, a line that starts with
+// "." gets another one (RFC 5321 §4.5.2), ending with CRLF; without the
+// final "." line, which endData() sends.
+std::string dotStuffed(const std::string& mime) {
+  std::string out;
+  out.reserve(mime.size() + mime.size() / 32 + 2);
+  std::size_t start = 0;
+  while (start < mime.size()) {
+    std::size_t end = mime.find('\n', start);
+    const bool last = end == std::string::npos;
+    if (last) end = mime.size();
+    std::size_t stop = end;
+    if (stop > start && mime[stop - 1] == '\r') --stop;
+    if (mime[start] == '.') out.push_back('.');
+    out.append(mime, start, stop - start);
+    out.append("\r\n");
+    start = last ? mime.size() : end + 1;
+  }
+  return out;
+}
+
+void sendAll(Poco::Net::StreamSocket& socket, const std::string& data) {
+  std::size_t sent = 0;
+  while (sent < data.size()) {
+    const int n = socket.sendBytes(data.data() + sent, static_cast<int>(data.size() - sent));
+    if (n <= 0) throw std::runtime_error("SMTP: the connection closed while sending the message");
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
+// The final "." and the server's verdict: a 2xx took the message, a 5xx or
+// 4xx answer refused it (PermanentFailure, TemporaryRefusal); any other
+// failure (a timeout, a lost connection) leaves it unknown, so it is a plain
+// std::runtime_error (Transport.h).
+void endData(Session& session) {
+  std::string response;
+  int status = 0;
+  try {
+    status = session.sendCommand(".", response);
+  } catch (const Poco::TimeoutException&) {
+    throw std::runtime_error("SMTP: no answer to the end of the message (timed out)");
+  } catch (const Poco::Exception& e) {
+    throw std::runtime_error("SMTP: no answer to the end of the message: " + e.displayText());
+  }
+  if (status / 100 == 2) return;
+  const std::string what = "SMTP: message refused: " + firstLine(response);
+  if (status / 100 == 5) throw PermanentFailure(what);
+  throw TemporaryRefusal(what);
+}
+
 }  // namespace
 
 SmtpTransport::SmtpTransport(SmtpOptions options) : options_(std::move(options)) {
@@ -149,7 +199,7 @@ std::string SmtpTransport::describe() const {
          (options_.username.empty() ? "" : " auth");
 }
 
-void SmtpTransport::deliver(const Envelope& envelope) {
+void SmtpTransport::deliver(const Envelope& envelope, const PointOfNoReturn& pointOfNoReturn) {
   const Poco::Timespan timeout(static_cast<long>(options_.timeout.count()), 0);
   try {
     Poco::Net::StreamSocket socket;
@@ -213,12 +263,12 @@ void SmtpTransport::deliver(const Envelope& envelope) {
     if (status / 100 != 2) refused("RCPT TO refused", response, status);
     status = session.sendCommand("DATA", response);
     if (status / 100 != 3) refused("DATA refused", response, status);
-    std::istringstream body(envelope.mime);
-    try {
-      session.sendMessage(body);  // dot-stuffs, ends with ".", checks the 2xx
-    } catch (const Poco::Net::SMTPException& e) {
-      refused("message refused", e.message(), e.code());
-    }
+    sendAll(session.socket(), dotStuffed(envelope.mime));
+    // Until the final "." the server has taken nothing (RFC 5321 §4.1.1.4,
+    // §6.1: it takes the message when it answers the end of the data); from
+    // there a lost answer leaves the outcome unknown (RFC 1047).
+    pointOfNoReturn();
+    endData(session);
     try {
       session.close();  // QUIT; the message is already accepted
     } catch (const Poco::Exception&) {

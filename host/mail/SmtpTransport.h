@@ -5,6 +5,7 @@
 // LOGIN when mail.smtp.username is set - only over TLS: the password is
 // never sent in clear - and MAIL FROM, RCPT TO, DATA with the prepared
 // MIME text, QUIT. One connection per message (account mail is rare).
+// The final "." of the data is the point of no return (Transport.h).
 //
 // TLS: at least TLS 1.2; the server's certificate chain is verified against
 // the system CA store plus mail.smtp.ca_file, and its name against
@@ -22,8 +23,9 @@ class SmtpTransport : public Transport {
  public:
   explicit SmtpTransport(SmtpOptions options);
 
-  // Throws std::runtime_error with the SMTP step and the server's answer.
-  void deliver(const Envelope& envelope) override;
+  // Throws std::runtime_error with the SMTP step and the server's answer
+  // (PermanentFailure, TemporaryRefusal: see Transport.h).
+  void deliver(const Envelope& envelope, const PointOfNoReturn& pointOfNoReturn) override;
   std::string describe() const override;
 
  private:

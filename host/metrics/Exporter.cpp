@@ -7,7 +7,7 @@ namespace rapport::host::metrics {
 
 std::unique_ptr<Exporter> Exporter::start(const std::string& listen,
                                           const ConnectionStats* connections,
-                                          rapport::Queryable* webhookDb) {
+                                          const ModuleMetrics* modules) {
   if (listen.empty()) return nullptr;
   const ListenAddress address = parseListenAddress(listen);
   registerHostMetrics();
@@ -16,9 +16,9 @@ std::unique_ptr<Exporter> Exporter::start(const std::string& listen,
     exporter->collectors_.push_back(
         std::make_unique<ScopedCollector>(registry(), connectionCollector(*connections)));
   }
-  if (webhookDb) {
+  if (modules && !modules->empty()) {
     exporter->collectors_.push_back(
-        std::make_unique<ScopedCollector>(registry(), webhookQueueCollector(*webhookDb)));
+        std::make_unique<ScopedCollector>(registry(), modules->collector()));
   }
   exporter->listener_ = std::make_unique<MetricsListener>(address, registry());
   return exporter;

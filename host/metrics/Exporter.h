@@ -1,6 +1,7 @@
 // Everything metrics.listen turns on, started by the server once it serves
 // and dropped first when it stops: the host's families, the collectors of
-// the front end's connections and of the webhook queue, and the listener.
+// the front end's connections and of the modules' own families
+// (ModuleMetrics), and the listener.
 // Unset metrics.listen: nothing at all (start() returns null); the
 // instruments still count, at the cost of a few atomic adds.
 #pragma once
@@ -11,21 +12,22 @@
 
 #include "http/server/ConnectionStats.h"
 #include "metrics/MetricsListener.h"
+#include "metrics/ModuleMetrics.h"
 #include "metrics/Registry.h"
-#include "rapport/db.h"
 
 namespace rapport::host::metrics {
 
 class Exporter {
  public:
   // `connections`: the front end's counters (null: no listener, as in the
-  // in-process harness). `webhookDb`: where the webhooks module keeps its
-  // deliveries (null: the module is not enabled). Both must outlive the
-  // exporter. Throws std::invalid_argument for a malformed address and
+  // in-process harness). `modules`: what the modules declared with
+  // Registry::metrics (null or empty: none). Both must outlive the exporter,
+  // and the modules' collectors must work until it is gone (the server drops
+  // it before it stops the modules). Throws std::invalid_argument for a malformed address and
   // std::runtime_error when it cannot listen.
   static std::unique_ptr<Exporter> start(const std::string& listen,
                                          const ConnectionStats* connections,
-                                         rapport::Queryable* webhookDb);
+                                         const ModuleMetrics* modules);
   ~Exporter();
 
   int port() const { return listener_->port(); }

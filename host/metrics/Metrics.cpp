@@ -23,6 +23,12 @@ struct HostFamilies {
                             [] { return std::make_unique<Histogram>(latencyBuckets()); }};
   Counter rateLimited;
   Counter loginThrottled;
+  Family<Counter> storeErrors{"rapport_ratelimit_store_errors_total",
+                              "Requests the rate-limit store could not count (redis down), by "
+                              "what ratelimit.on_store_error made of them.",
+                              {"outcome"}};
+  Counter& storeErrorsServed = storeErrors.with({"served"});
+  Counter& storeErrorsRefused = storeErrors.with({"refused"});
   Gauge poolInUse;
   Counter poolWaits;
   Counter poolTimeouts;
@@ -44,6 +50,7 @@ struct HostFamilies {
            rateLimited);
     single(out, "rapport_login_throttle_refusals_total",
            "Password checks refused with 429 by the login throttle.", loginThrottled);
+    storeErrors.write(out, Type::Counter);
     out.family("rapport_db_pool_sessions_in_use", "Database sessions lent to a request or job.",
                Type::Gauge);
     out.sample("rapport_db_pool_sessions_in_use", {}, poolInUse.value());
@@ -135,6 +142,11 @@ void rateLimited() {
 
 void loginThrottled() {
   families().loginThrottled.inc();
+}
+
+void rateLimitStoreFailed(bool refused) {
+  HostFamilies& f = families();
+  (refused ? f.storeErrorsRefused : f.storeErrorsServed).inc();
 }
 
 void poolSessionLent() {

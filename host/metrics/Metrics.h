@@ -30,6 +30,9 @@ void requestServed(std::string_view route, std::string_view method, int status,
 void rateLimited();
 // A 429 of the login throttle (accounts/LoginThrottle.h).
 void loginThrottled();
+// A request the rate-limit store could not count (redis down), served or
+// `refused` (503) as ratelimit.on_store_error says.
+void rateLimitStoreFailed(bool refused);
 
 // The database session pool (storage/SessionPool.h): a session lent to a
 // borrower and given back; an acquisition that had to wait; one that gave up.

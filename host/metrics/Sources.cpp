@@ -1,11 +1,6 @@
 #include "metrics/Sources.h"
 
-#include <array>
 #include <cstdint>
-#include <string>
-
-#include "log/Log.h"
-#include "rapport/time.h"
 
 namespace rapport::host::metrics {
 namespace {
@@ -34,6 +29,7 @@ Registry::Collector connectionCollector(const ConnectionStats& stats) {
     out.sample(kClosed, {{"reason", "body_timeout"}}, stats.bodyTimeouts.load());
     out.sample(kClosed, {{"reason", "send_timeout"}}, stats.sendTimeouts.load());
     out.sample(kClosed, {{"reason", "shed"}}, stats.shed.load());
+    out.sample(kClosed, {{"reason", "shed_slow_body"}}, stats.shedSlowBodies.load());
     out.family(kRefused,
                "Connections or requests refused with 503, by the limit that refused them.",
                Type::Counter);
@@ -43,44 +39,6 @@ Registry::Collector connectionCollector(const ConnectionStats& stats) {
     out.sample(kRefused, {{"reason", "max_queued"}}, stats.refusedBusy.load());
     counter(out, "rapport_http_accept_failures_total",
             "accept() failures (out of file descriptors, ...).", stats.acceptFailures);
-  };
-}
-
-Registry::Collector webhookQueueCollector(rapport::Queryable& db) {
-  return [&db](TextWriter& out) {
-    std::array<std::pair<std::string_view, std::int64_t>, 3> counts{
-        {{"pending", 0}, {"success", 0}, {"failed", 0}}};
-    std::int64_t oldestPending = 0;  // created_at, microseconds; 0: none pending
-    try {
-      const rapport::Result rows = db.query(
-          "SELECT status, COUNT(*) AS n, MIN(created_at) AS oldest FROM webhook_deliveries "
-          "GROUP BY status");
-      for (const auto& row : rows) {
-        const std::string status = row.str("status");
-        for (auto& [name, count] : counts) {
-          if (name == status) count = row["n"].asInt();
-        }
-        if (status == "pending" && !row.isNull("oldest")) oldestPending = row["oldest"].asInt();
-      }
-    } catch (const std::exception& e) {
-      log::warn("metrics: webhook deliveries not read", {{"error", e.what()}});
-      return;
-    }
-    out.family("rapport_webhook_deliveries",
-               "Webhook deliveries recorded, by status (finished ones are kept "
-               "webhooks.delivery_retention_days).",
-               Type::Gauge);
-    for (const auto& [name, count] : counts) {
-      out.sample("rapport_webhook_deliveries", {{"status", name}}, count);
-    }
-    const double age =
-        oldestPending == 0
-            ? 0.0
-            : static_cast<double>(std::max<std::int64_t>(0, rapport::nowMicros() - oldestPending)) /
-                  1e6;
-    out.family("rapport_webhook_oldest_pending_age_seconds",
-               "Age of the oldest pending webhook delivery (0 when none is pending).", Type::Gauge);
-    out.sample("rapport_webhook_oldest_pending_age_seconds", {}, age);
   };
 }
 

@@ -22,7 +22,9 @@ class RateLimitStore {
   virtual ~RateLimitStore() = default;
   // Counts one hit for `key` in the window of `windowSeconds` that contains
   // `nowSeconds` (windows start at multiples of windowSeconds since the
-  // epoch) and tells whether the count is within `limit`.
+  // epoch) and tells whether the count is within `limit`. A shared store
+  // that cannot count throws (std::exception); the caller decides
+  // (ratelimit.on_store_error, StoreErrorPolicy.h).
   virtual RateDecision hit(const std::string& key, std::int64_t limit, std::int64_t windowSeconds,
                            std::int64_t nowSeconds) = 0;
   // The same decision without counting.

@@ -56,13 +56,8 @@ RateDecision RedisRateLimitStore::decide(const RedisScript& script, const std::s
   const std::string redisKey =
       "rapport:rl:" + key + ":" + std::to_string(window) + ":" + std::to_string(start);
   const std::int64_t lifetimeMillis = (end - nowSeconds) * 1000 + kSlackMillis;
-  std::int64_t count = 0;
-  try {
-    const auto reply = pool_.eval(script, redisKey, {std::to_string(lifetimeMillis)});
-    if (!reply.empty()) count = reply[0];
-  } catch (const RedisUnavailable&) {
-    count = 0;  // fail open: a fresh window (the pool has logged it)
-  }
+  const auto reply = pool_.eval(script, redisKey, {std::to_string(lifetimeMillis)});
+  const std::int64_t count = reply.empty() ? 0 : reply[0];
   RateDecision decision;
   decision.allowed = counting ? count <= limit : count < limit;
   decision.limit = limit;

@@ -11,9 +11,9 @@
 // since the epoch, as in memory: instances agree on them while their clocks
 // agree (run NTP).
 //
-// Redis down: fails open. A request is served as if the window were fresh
-// (the redis pool logs it at most once per 10 s); an outage of the shared
-// store must not take the API down with it.
+// Redis down: hit() and peek() throw RedisUnavailable (the redis pool logs
+// it at most once per 10 s). The caller decides: the Pipeline serves or
+// refuses as ratelimit.on_store_error says (StoreErrorPolicy.h).
 //
 // Threading: as RedisPool, any number of threads.
 #pragma once
@@ -35,7 +35,7 @@ class RedisRateLimitStore final : public RateLimitStore {
 
  private:
   // The decision on the count `script` returns (`counting`: hit() counted
-  // this request); a fresh window when redis did not answer.
+  // this request). Throws RedisUnavailable.
   RateDecision decide(const RedisScript& script, const std::string& key, std::int64_t limit,
                       std::int64_t windowSeconds, std::int64_t nowSeconds, bool counting);
 

@@ -22,10 +22,12 @@ void registerConnectors() {
 }
 
 void validate(const StorageOptions& options) {
-  if (options.poolSize < 1) throw std::runtime_error("storage.pool_size must be at least 1");
+  if (options.poolSize < 1) throw std::runtime_error("database.pool_size must be at least 1");
   if (options.acquireTimeoutMs < 0 || options.sqliteBusyTimeoutMs < 0 ||
       options.lockTimeoutMs < 0) {
-    throw std::runtime_error("storage timeouts must not be negative");
+    throw std::runtime_error(
+        "database.acquire_timeout_ms, database.sqlite_busy_timeout_ms and "
+        "database.lock_timeout_ms must not be negative");
   }
 }
 

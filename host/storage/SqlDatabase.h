@@ -7,7 +7,8 @@
 // Owns a pool of sessions that waits (up to acquireTimeout) instead of
 // throwing when exhausted, discards dead sessions and retries once, and keeps
 // prepared statements per session, keyed by SQL text. SQLite sessions use
-// WAL, synchronous=NORMAL, foreign_keys=ON and a busy timeout; write
+// WAL, synchronous=FULL (NORMAL when database.sqlite_synchronous says so),
+// foreign_keys=ON and a busy timeout; write
 // transactions are BEGIN IMMEDIATE. PostgreSQL sessions run in UTC with a
 // lock_timeout (a lock wait that runs out is DbError::Kind::Busy: 503).
 //
@@ -24,7 +25,7 @@ namespace rapport::host {
 
 struct StorageOptions {
   std::string url = "sqlite:data/rapport.db";
-  int poolSize = 16;               // sessions at most (storage.pool_size)
+  int poolSize = 16;               // sessions at most (database.pool_size)
   int acquireTimeoutMs = 5000;     // wait for a free session, then 503-style error
   int sqliteBusyTimeoutMs = 5000;  // SQLite lock wait
   // SQLite's PRAGMA synchronous: FULL syncs the WAL at every COMMIT, so a

@@ -9,8 +9,10 @@
 #include <Poco/URI.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include "rapport/ids.h"
 
@@ -69,6 +71,14 @@ std::string pocoPostgresConnectionString(const std::string& url) {
   return out;
 }
 
+namespace {
+
+// The databases freshDatabaseUrl() created, for dropFreshDatabases().
+std::mutex createdMutex;
+std::vector<std::string> createdDatabases;
+
+}  // namespace
+
 std::string freshDatabaseUrl(const std::string& label) {
   if (!onPostgres()) {
     return "sqlite:" + tempDirectory(label) + "/rapport.db";
@@ -79,9 +89,30 @@ std::string freshDatabaseUrl(const std::string& label) {
   std::string name = "rapport_" + label + "_" + rapport::newId("").substr(0, 16);
   Poco::Data::Session session("postgresql", pocoPostgresConnectionString(admin));
   session << "CREATE DATABASE " + name, Poco::Data::Keywords::now;
+  {
+    const std::lock_guard<std::mutex> lock(createdMutex);
+    createdDatabases.push_back(name);
+  }
   Poco::URI uri(admin);
   uri.setPath("/" + name);
   return uri.toString();
+}
+
+void dropFreshDatabases() {
+  std::vector<std::string> names;
+  {
+    const std::lock_guard<std::mutex> lock(createdMutex);
+    names.swap(createdDatabases);
+  }
+  if (names.empty()) return;
+  try {
+    Poco::Data::Session session("postgresql", pocoPostgresConnectionString(postgresAdminUrl()));
+    for (const std::string& name : names) {
+      session << "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)", Poco::Data::Keywords::now;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "could not drop the test databases: " << e.what() << "\n";
+  }
 }
 
 }  // namespace rapport::test

@@ -17,6 +17,11 @@ std::string engine();
 bool onPostgres();
 // A database.url for a new, empty database (see above).
 std::string freshDatabaseUrl(const std::string& label = "t");
+// Drops every PostgreSQL database freshDatabaseUrl() made in this process
+// (WITH (FORCE): a server a test left running loses its sessions). TestMain
+// calls it after the suites ran, so a run leaves the test server as it found
+// it and pg.sh's stop has less to remove. Never throws; a failure is printed.
+void dropFreshDatabases();
 // The admin URL of the test PostgreSQL (throws when none is running).
 std::string postgresAdminUrl();
 // Converts postgresql://user[:pass]@host:port/db into Poco's "key=value" form.

@@ -36,5 +36,6 @@ int main(int argc, char** argv) {
 
   CppUnit::CompilerOutputter outputter(&result, std::cerr);
   outputter.write();
+  rapport::test::dropFreshDatabases();
   return result.wasSuccessful() ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 #include "accounts/reset/PasswordReset.h"
 
+#include "accounts/reset/MailedReset.h"
+#include "accounts/reset/ResetIdentities.h"
 #include "accounts/reset/ResetMail.h"
 #include "accounts/reset/ResetTokenStore.h"
 #include "rapport/ids.h"
@@ -86,14 +88,16 @@ bool PasswordReset::sendReset(const std::string& emailLower) {
     row.expiresAt = now + options_.tokenTtl * kMicrosPerSecond;
     tokens::deleteForUser(tx, user->id);
     tokens::insert(tx, row);
+    // The token and its mail are one write: a crash cannot keep one alone.
+    mail::Letter letter = resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl);
+    mentionLinkedProviders(letter, linkedProviders(tx, user->id));
+    ctx_.mailer.send(tx, mail::compose(letter));
     issued = true;
   });
   if (!issued) {
     ctx_.log.info("password reset not sent: one was sent recently user_id=" + user->id);
     return false;
   }
-  ctx_.mailer.send(
-      mail::compose(resetLetter(user->email, token, options_.tokenTtl, options_.resetUrl)));
   ctx_.log.info("password reset mail queued user_id=" + user->id);
   return true;
 }
@@ -104,7 +108,8 @@ bool PasswordReset::usable(const std::string& token, const std::string& emailLow
 }
 
 bool PasswordReset::reset(const std::string& token, const std::string& emailLower,
-                          const std::string& passwordHash, std::string& userId) {
+                          const std::string& passwordHash, std::string& userId,
+                          bool removeIdentities) {
   bool done = false;
   ctx_.db.transaction("", [&](Tx& tx) {
     done = false;
@@ -113,9 +118,12 @@ bool PasswordReset::reset(const std::string& token, const std::string& emailLowe
         tokens::claim(tx, rapport::sha256Hex(token), emailLower, now);
     if (!claimed) return;
     users::updatePasswordHash(tx, claimed->userId, passwordHash, now);
+    // For a day the e-mailed two-factor code is refused (MailedReset.h).
+    recordMailedReset(tx, claimed->userId, now);
     tokens::deleteForUser(tx, claimed->userId, claimed->id);
     // Whoever holds a session (perhaps the reason for the reset) is out.
     ctx_.tokens.revokeAllForUser(tx, claimed->userId);
+    afterResetByEmail(tx, claimed->userId, emailLower, removeIdentities, now);
     userId = claimed->userId;
     done = true;
   });

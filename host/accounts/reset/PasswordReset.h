@@ -22,8 +22,11 @@
 // reset() checks and spends a token: a wrong, used or expired token, one of
 // another e-mail, one whose user changed address or was disabled since, is
 // 422 on `token`. On success, in one transaction: the new password hash, the
-// token marked used, the user's other reset tokens deleted, and every bearer
-// token of the user revoked.
+// token marked used, the user's other reset tokens deleted, every bearer
+// token of the user revoked, the time of the reset recorded (for a day the
+// e-mailed two-factor code is refused: MailedReset.h), the address marked
+// verified, and, when asked, the linked social identities removed
+// (ResetIdentities.h). The reset mail names the linked providers.
 //
 // Threading: thread-safe. The queue is bounded (kQueueCapacity); an address
 // that finds it full is dropped and logged (the request is answered alike:
@@ -66,8 +69,9 @@ class PasswordReset {
 
   // Spends the token and stores `passwordHash`; false (nothing changed) when
   // the token is not usable. Returns the user id through `userId`.
+  // `removeIdentities`: unlink every social identity of the user too.
   bool reset(const std::string& token, const std::string& emailLower,
-             const std::string& passwordHash, std::string& userId);
+             const std::string& passwordHash, std::string& userId, bool removeIdentities = false);
 
   // Deletes tokens expired or used more than a day ago; returns how many.
   std::int64_t purgeExpired();

@@ -78,6 +78,8 @@ rapport::Response ResetRoutes::resetPassword(const rapport::Request& req) {
   auto token = v.string("token", {.required = true, .max = 255, .trim = true});
   auto email = v.email("email", true);
   auto password = readNewPassword(v);
+  // Unlink every social identity too (ResetIdentities.h).
+  auto removeIdentities = v.boolean("remove_identities");
   v.check();
   const std::string key = resetKey(req.clientAddress);
   refuseWhenFull(key, options_.resetMaxAttempts, options_.resetWindow,
@@ -90,7 +92,8 @@ rapport::Response ResetRoutes::resetPassword(const rapport::Request& req) {
   const std::string hash = ctx_.hasher.hash(*password.value);
   std::string userId;
   // The token may have been spent meanwhile (a concurrent reset): same answer.
-  if (!flow_.reset(*token.value, *email.value, hash, userId)) {
+  if (!flow_.reset(*token.value, *email.value, hash, userId,
+                   removeIdentities.value.value_or(false))) {
     record(key, options_.resetMaxAttempts, options_.resetWindow);
     throw rapport::Error::invalidField("token", kInvalidToken);
   }

@@ -11,12 +11,15 @@
 // queued for the "password-reset" job and nothing else happens in the
 // request.
 //
-// reset-password {token, email, password, password_confirmation}: the
+// reset-password {token, email, password, password_confirmation,
+// remove_identities?}: the
 // password follows the register rules (422 on `password`); a token that is
 // not usable is 422 on `token` and counts against the client address
 // (auth.reset.max_attempts within auth.reset.window, then 429: guessing a
 // 256-bit token is hopeless, but the limit keeps anyone from trying);
-// success is 200 with a message only (no token: the user signs in).
+// success is 200 with a message only (no token: the user signs in); the
+// address is verified by it, and `remove_identities: true` unlinks every
+// social identity of the account (ResetIdentities.h).
 //
 // Jobs: "password-reset" (woken by each request; drains the queue) and
 // "password-reset-purge" (hourly; deletes tokens expired or used over a day

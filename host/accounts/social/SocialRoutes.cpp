@@ -5,6 +5,7 @@
 #include "accounts/social/FormEncoding.h"
 #include "accounts/social/Pkce.h"
 #include "accounts/social/SocialStore.h"
+#include "accounts/social/StateBinding.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/validation.h"
@@ -17,6 +18,18 @@ constexpr std::size_t kSecretBytes = 32;  // states and exchange codes: 256 bits
 constexpr const char* kProviderFailed = "Authentication with provider failed.";
 constexpr const char* kBadState = "The state is invalid or has expired.";
 constexpr const char* kBadExchangeCode = "The exchange code is invalid or has expired.";
+constexpr const char* kProviderUnverified =
+    "An account with this e-mail address already exists and the identity provider has not "
+    "verified the address. Sign in with your password instead.";
+// Decisions §5, hardened (issue 21): a provider's verified address links
+// only to an account that proved the address itself.
+constexpr const char* kAccountUnverified =
+    "An account with this e-mail address already exists, but its e-mail address has not been "
+    "verified, so it cannot be linked to this sign-in. Sign in with your password and verify "
+    "your e-mail address, or reset your password; then sign in with this provider again.";
+constexpr const char* kNewUnverified =
+    "The identity provider has not verified this e-mail address, so no account can be created "
+    "from it. Verify the address with the provider, or register with a password.";
 
 std::string sealContext(const std::string& stateHash) {
   return "social-state:" + stateHash;
@@ -101,8 +114,11 @@ rapport::Response SocialRoutes::redirect(const rapport::Request& req) {
   const std::string state = rapport::randomToken(kSecretBytes);
   const std::string verifier = newCodeVerifier();
   const std::int64_t now = ctx_.clock();
+  const NewBinding binding = newBinding(req);
   PendingState pending;
   pending.stateHash = rapport::sha256Hex(state);
+  pending.bindingHash = binding.bindingHash;
+  pending.clientHash = binding.clientHash;
   pending.provider = provider.name;
   pending.codeVerifierSealed = secrets_.seal(verifier, sealContext(pending.stateHash));
   pending.redirectUri = redirectUri;
@@ -120,14 +136,15 @@ rapport::Response SocialRoutes::redirect(const rapport::Request& req) {
                                                 {"code_challenge", s256Challenge(verifier)},
                                                 {"code_challenge_method", "S256"}});
   return rapport::Response::ok(
-      Json::object({{"authorization_url", url}, {"redirect_url", url}, {"state", state}}),
-      "Redirect the user to the provider.");
+             Json::object({{"authorization_url", url}, {"redirect_url", url}, {"state", state}}),
+             "Redirect the user to the provider.")
+      .withHeader("Set-Cookie", bindingCookie(req, binding.value, kStateTtlSeconds));
 }
 
 UserRecord SocialRoutes::signIn(const ProviderConfig& provider, const std::string& code,
-                                const std::string& state) {
+                                const std::string& state, const StateClaim& claim) {
   const std::string stateHash = rapport::sha256Hex(state);
-  const auto pending = store::consumeState(ctx_.db, stateHash, provider.name, ctx_.clock());
+  const auto pending = store::consumeState(ctx_.db, stateHash, provider.name, ctx_.clock(), claim);
   if (!pending) throw rapport::Error::invalidField("state", kBadState);
   std::string verifier;
   try {
@@ -172,21 +189,22 @@ UserRecord SocialRoutes::resolveUser(const ProviderConfig& provider,
           throw rapport::Error(422, "The identity provider did not share an e-mail address.");
         }
         if (auto existing = users::findByEmail(tx, rapport::toLower(*profile.email))) {
-          if (!profile.emailVerified) {
-            throw rapport::Error::conflict(
-                "An account with this e-mail address already exists and the identity provider "
-                "has not verified the address. Sign in with your password instead.");
-          }
+          if (!profile.emailVerified) throw rapport::Error::conflict(kProviderUnverified);
+          // Pre-hijacking: whoever registered the address with a password
+          // without ever proving it must not share the owner's account.
+          if (!existing->emailVerifiedAt) throw rapport::Error::conflict(kAccountUnverified);
           store::insertIdentity(tx, {provider.name, profile.subject, existing->id}, profile.email,
                                 now);
           user = *existing;
           how = "linked";
           return;
         }
+        if (!profile.emailVerified) throw rapport::Error(422, kNewUnverified);
         user = UserRecord{};
         user.id = rapport::newId("user_");
         user.name = profile.name;
         user.email = *profile.email;
+        user.emailVerifiedAt = now;  // the provider vouched for it
         user.createdAt = now;
         user.updatedAt = now;
         users::insert(tx, user);
@@ -222,7 +240,7 @@ rapport::Response SocialRoutes::answerFor(const UserRecord& user) {
 rapport::Response SocialRoutes::callback(const rapport::Request& req) {
   const ProviderConfig& provider = providerOf(req);
   const CodeAndState input = readCodeAndState(req.bodyObject());
-  return answerFor(signIn(provider, input.code, input.state));
+  return answerFor(signIn(provider, input.code, input.state, claimOf(req)));
 }
 
 rapport::Response SocialRoutes::callbackGet(const rapport::Request& req) {
@@ -231,12 +249,13 @@ rapport::Response SocialRoutes::callbackGet(const rapport::Request& req) {
   // §4.1.2.1) when they declined: the state dies with it.
   if (req.queryParam("error")) {
     if (auto state = req.queryParam("state")) {
-      store::consumeState(ctx_.db, rapport::sha256Hex(*state), provider.name, ctx_.clock());
+      store::consumeState(ctx_.db, rapport::sha256Hex(*state), provider.name, ctx_.clock(),
+                          claimOf(req));
     }
     throw rapport::Error::unauthorized(kProviderFailed);
   }
   const CodeAndState input = readCodeAndState(queryAsBody(req, {"code", "state"}));
-  const UserRecord user = signIn(provider, input.code, input.state);
+  const UserRecord user = signIn(provider, input.code, input.state, claimOf(req));
   const std::string code = rapport::randomToken(kSecretBytes);
   const std::int64_t now = ctx_.clock();
   store::insertExchangeCode(ctx_.db, rapport::sha256Hex(code), provider.name, user.id, now,

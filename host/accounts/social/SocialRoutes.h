@@ -1,7 +1,8 @@
 // Social login (API "Social login" variants A and B, decisions §5):
 //
 //   GET  /auth/social/{provider}/redirect[?redirect_uri=]
-//        -> {authorization_url, redirect_url, state}
+//        -> {authorization_url, redirect_url, state}, and the binding cookie
+//        (StateBinding.h)
 //   POST /auth/social/{provider}/callback {code, state}   (variant A)
 //        -> the token object with user (or the two-factor challenge)
 //   GET  /auth/social/{provider}/callback?code&state      (variant B)
@@ -10,18 +11,21 @@
 //        -> the token object with user (or the two-factor challenge)
 //
 // All public. The state (256 random bits) is kept server-side as its SHA-256
-// with the provider, the redirect URI and the PKCE verifier (sealed with the
-// host SecretBox under "social-state:<hash>"); it lives 10 minutes and is
-// consumed by the first callback that presents it, whatever happens next.
+// with the provider, the redirect URI, the PKCE verifier (sealed with the
+// host SecretBox under "social-state:<hash>") and the client it is bound to
+// (StateBinding.h); it lives 10 minutes and is consumed by the first
+// callback of its client that presents it, whatever happens next.
 // The exchange code (256 bits, stored hashed) lives 60 seconds, is single
 // use, and is bound to the user the callback resolved.
 //
 // The user: the identity (provider, subject) already linked; else the user
-// whose e-mail equals the provider's VERIFIED e-mail (the identity is linked
-// to it); else a new user without a password and an initial company. An
-// existing user's e-mail given unverified by the provider answers 409 and
-// logs into nothing. Then, as for a password login: a disabled user 403; a
-// two-factor user the challenge of the two-factor gate (503 while none is
+// whose e-mail equals the provider's VERIFIED e-mail, provided that user
+// proved the address too (email_verified_at): the identity is linked to it;
+// else, for a verified address nobody has, a new user (address verified)
+// without a password and an initial company. An existing user's address
+// that either side has not verified answers 409 and logs into nothing; an
+// unverified address nobody has answers 422 and creates nothing. Then, as for a password login: a
+// disabled user 403; a two-factor user the challenge of the two-factor gate (503 while none is
 // installed: fail closed); a user without company 403; else a new token.
 // docs/social-login.md has the whole design.
 #pragma once
@@ -33,6 +37,7 @@
 #include "accounts/AccountsContext.h"
 #include "accounts/social/ProviderClient.h"
 #include "accounts/social/SocialOptions.h"
+#include "accounts/social/SocialStore.h"
 #include "rapport/module.h"
 #include "rapport/secrets.h"
 
@@ -66,7 +71,7 @@ class SocialRoutes {
   // Consumes the state (422 on state), exchanges the code (401/502), reads
   // the profile and resolves the user.
   UserRecord signIn(const ProviderConfig& provider, const std::string& code,
-                    const std::string& state);
+                    const std::string& state, const StateClaim& claim);
   UserRecord resolveUser(const ProviderConfig& provider, const ProviderProfile& profile);
   // The answer for a resolved user: token object, challenge, 403 or 503.
   rapport::Response answerFor(const UserRecord& user);

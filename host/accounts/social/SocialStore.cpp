@@ -5,23 +5,30 @@ namespace rapport::host::accounts::social::store {
 void insertState(Queryable& db, const PendingState& state) {
   db.exec(
       "INSERT INTO social_states (state_hash, provider, code_verifier_sealed, redirect_uri, "
-      "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "created_at, expires_at, binding_hash, client_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       {state.stateHash, state.provider, state.codeVerifierSealed, state.redirectUri,
-       state.createdAt, state.expiresAt});
+       state.createdAt, state.expiresAt, state.bindingHash, state.clientHash});
 }
 
 std::optional<PendingState> consumeState(Queryable& db, const std::string& stateHash,
-                                         const std::string& provider, std::int64_t now) {
+                                         const std::string& provider, std::int64_t now,
+                                         const StateClaim& claim) {
+  // The binding is part of the one conditional UPDATE: a state is spent
+  // only by the client it was issued to.
+  const bool byCookie = claim.bindingHash.has_value();
   const Result result = db.query(
-      "UPDATE social_states SET used_at = ? WHERE state_hash = ? AND provider = ? AND "
-      "used_at IS NULL AND expires_at > ? "
-      "RETURNING state_hash, provider, code_verifier_sealed, redirect_uri, created_at, expires_at",
-      {now, stateHash, provider, now});
+      std::string("UPDATE social_states SET used_at = ? WHERE state_hash = ? AND provider = ? AND "
+                  "used_at IS NULL AND expires_at > ? AND ") +
+          (byCookie ? "binding_hash = ?" : "client_hash = ?") +
+          " RETURNING state_hash, provider, code_verifier_sealed, redirect_uri, created_at, "
+          "expires_at, binding_hash, client_hash",
+      {now, stateHash, provider, now, byCookie ? *claim.bindingHash : claim.clientHash});
   if (result.empty()) return std::nullopt;
   const Row& row = result.front();
   return PendingState{row.str("state_hash"),           row.str("provider"),
                       row.str("code_verifier_sealed"), row.str("redirect_uri"),
-                      row.i64("created_at"),           row.i64("expires_at")};
+                      row.i64("created_at"),           row.i64("expires_at"),
+                      row.str("binding_hash"),         row.str("client_hash")};
 }
 
 void insertExchangeCode(Queryable& db, const std::string& codeHash, const std::string& provider,
@@ -66,6 +73,35 @@ void touchIdentity(Queryable& db, const SocialIdentity& identity,
       "UPDATE social_identities SET email = ?, last_login_at = ? WHERE provider = ? AND "
       "subject = ?",
       {email, now, identity.provider, identity.subject});
+}
+
+std::vector<LinkedIdentity> identitiesOf(Queryable& db, const std::string& userId) {
+  const Result result = db.query(
+      "SELECT provider, email, created_at, last_login_at FROM social_identities WHERE user_id = ? "
+      "ORDER BY provider, created_at",
+      {userId});
+  std::vector<LinkedIdentity> identities;
+  for (const Row& row : result) {
+    identities.push_back(LinkedIdentity{row.str("provider"), row.optStr("email"),
+                                        row.i64("created_at"), row.i64("last_login_at")});
+  }
+  return identities;
+}
+
+std::vector<std::string> providersOf(Queryable& db, const std::string& userId) {
+  const Result result = db.query(
+      "SELECT DISTINCT provider FROM social_identities WHERE user_id = ? ORDER BY provider",
+      {userId});
+  std::vector<std::string> providers;
+  for (const Row& row : result) providers.push_back(row.str("provider"));
+  return providers;
+}
+
+std::int64_t deleteIdentities(Queryable& db, const std::string& userId,
+                              const std::string& provider) {
+  if (provider.empty()) return db.exec("DELETE FROM social_identities WHERE user_id = ?", {userId});
+  return db.exec("DELETE FROM social_identities WHERE user_id = ? AND provider = ?",
+                 {userId, provider});
 }
 
 std::int64_t purgeExpired(Queryable& db, std::int64_t before) {

@@ -6,6 +6,7 @@
 
 #include "accounts/CompanyStore.h"
 #include "accounts/TokenJson.h"
+#include "accounts/reset/MailedReset.h"
 #include "accounts/twofactor/CodeText.h"
 #include "accounts/twofactor/RecoveryCodes.h"
 #include "accounts/twofactor/Totp.h"
@@ -13,6 +14,7 @@
 #include "mail/Letter.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
+#include "rapport/time.h"
 #include "rapport/validation.h"
 
 namespace rapport::host::accounts::twofactor {
@@ -131,6 +133,7 @@ rapport::Response ChallengeRoutes::start(const UserRecord& user, bool remember) 
 ChallengeAnswer ChallengeRoutes::readChallenge(const rapport::Request& req) {
   Validator v(req.bodyObject());
   ChallengeAnswer answer;
+  answer.clientAddress = req.clientAddress;
   auto id = v.string("challenge_id", {.required = true, .max = 255});
   readCodes(v, answer, true);
   v.check();
@@ -141,6 +144,7 @@ ChallengeAnswer ChallengeRoutes::readChallenge(const rapport::Request& req) {
 ChallengeAnswer ChallengeRoutes::readVerify(const rapport::Request& req) {
   Validator v(req.bodyObject());
   ChallengeAnswer answer;
+  answer.clientAddress = req.clientAddress;
   auto token = v.string("two_factor_token", {.required = true, .max = 255});
   readCodes(v, answer, false);
   v.check();
@@ -151,6 +155,7 @@ ChallengeAnswer ChallengeRoutes::readVerify(const rapport::Request& req) {
 ChallengeAnswer ChallengeRoutes::readTwoFa(const rapport::Request& req) {
   Validator v(req.bodyObject());
   ChallengeAnswer answer;
+  answer.clientAddress = req.clientAddress;
   auto token = v.string("two_factor_token", {.required = false, .max = 255});
   auto id = v.string("challenge_id", {.required = false, .max = 255});
   if (!token.value && !id.value) {
@@ -178,6 +183,7 @@ rapport::Response ChallengeRoutes::complete(const ChallengeAnswer& answer) {
   std::optional<std::int64_t> step;
   std::string recoveryHash;
   bool matched = false;
+  bool mailed = false;  // the e-mailed code matched (not a TOTP code)
   if (answer.code) {
     const std::optional<store::SecretRow> secret = store::findSecret(ctx_.db, user->id);
     if (secret && secret->confirmed) {
@@ -187,8 +193,16 @@ rapport::Response ChallengeRoutes::complete(const ChallengeAnswer& answer) {
     matched = step.has_value();
     if (!matched && challenge.resendCodeHash && challenge.resendExpiresAt &&
         now < *challenge.resendExpiresAt && isSixDigits(*answer.code)) {
-      matched = rapport::constantTimeEquals(mailedCodeHash(answer.challengeId, *answer.code),
-                                            *challenge.resendCodeHash);
+      mailed = rapport::constantTimeEquals(mailedCodeHash(answer.challengeId, *answer.code),
+                                           *challenge.resendCodeHash);
+      matched = mailed;
+    }
+    // Whoever read the reset mail can read this code too. The challenge
+    // began after the reset (its login needed the new password), so the
+    // reset is on record by now.
+    if (mailed && reset::resetByMailRecently(ctx_.db, user->id, now)) {
+      ctx_.log.info("two-factor e-mailed code refused after a reset by e-mail user_id=" + user->id);
+      throw rapport::Error::invalidField("code", kMailboxOnly);
     }
   } else if (answer.recoveryCode) {
     if (auto normalised = normaliseRecoveryCode(*answer.recoveryCode)) {
@@ -237,7 +251,9 @@ rapport::Response ChallengeRoutes::complete(const ChallengeAnswer& answer) {
   }
   if (!issued) throw rapport::Error::notFound(kNotFound);
   ctx_.log.info("two-factor login user_id=" + user->id +
-                (recoveryHash.empty() ? std::string() : std::string(" with a recovery code")));
+                (recoveryHash.empty() ? std::string() : std::string(" with a recovery code")) +
+                (mailed ? std::string(" with an e-mailed code") : std::string()));
+  if (mailed) mailSignInNotice(*user, answer.clientAddress, now);
   Json data = tokenJson(*issued);
   data.set("user", users::tokenUserJson(*user, companyId));
   return rapport::Response::ok(std::move(data), "Logged in.");
@@ -286,6 +302,28 @@ rapport::Response ChallengeRoutes::resend(const rapport::Request& req) {
   ctx_.log.info("two-factor code e-mailed user_id=" + user->id);
   return rapport::Response::messageOnly(
       "A verification code has been sent to your e-mail address.");
+}
+
+void ChallengeRoutes::mailSignInNotice(const UserRecord& user, const std::string& clientAddress,
+                                       std::int64_t now) {
+  mail::Letter letter;
+  letter.to = user.email;
+  letter.purpose = "two-factor-notice";
+  letter.subject = "New sign-in with an e-mailed code";
+  letter.heading = "New sign-in with an e-mailed code";
+  letter.paragraphs = {"Hello " + user.name + ",",
+                       "Your account was signed in to at " + rapport::isoTimestamp(now) + " from " +
+                           clientAddress +
+                           " with a code sent to this address instead of your authenticator app."};
+  letter.closing = {
+      "If this was not you, someone knows your password and can read your e-mail: secure your "
+      "e-mail account, then change your password and sign in with your authenticator app."};
+  try {
+    ctx_.mailer.send(mail::compose(letter));
+  } catch (const std::exception& e) {
+    // The token is issued (committed): the sign-in stands, the notice is lost.
+    ctx_.log.error("two-factor sign-in notice not queued user_id=" + user.id + ": " + e.what());
+  }
 }
 
 std::int64_t ChallengeRoutes::purge(std::int64_t olderThanSeconds) {

@@ -15,6 +15,12 @@
 //   POST /auth/two-factor/resend    {two_factor_token}: e-mails a 6-digit
 //            code for that challenge (accepted as `code`), one per 30 s.
 //
+// A mailbox alone must not pass both factors (decisions §4): for 24 hours
+// after the password was reset by e-mail (reset/MailedReset.h) the e-mailed
+// code is refused, 422 on `code` (kMailboxOnly; not counted as a wrong
+// code: it was the right one), while a TOTP or recovery code still works.
+// Every sign-in with an e-mailed code mails the user a notice.
+//
 // A challenge id is "tfa_" + 32 random bytes (base64url); only its SHA-256
 // is stored. A challenge lives auth.two_factor.challenge_ttl (600 s), is
 // used once, and dies at the 5th wrong code (429 from then on until it
@@ -45,12 +51,15 @@ inline constexpr std::int64_t kResendIntervalSeconds = 30;
 inline constexpr std::int64_t kResendCodeTtlSeconds = 600;
 inline constexpr std::int64_t kUserFailureBudget = 20;
 inline constexpr std::int64_t kUserFailureWindowSeconds = 3600;
+// The 422 message on `code` for an e-mailed code after a reset by e-mail.
+inline constexpr const char* kMailboxOnly = "Use your authenticator app or a recovery code.";
 
 // What one of the three endpoints read from its body.
 struct ChallengeAnswer {
   std::string challengeId;
   std::optional<std::string> code;          // TOTP or e-mailed code
   std::optional<std::string> recoveryCode;  // when `code` is absent
+  std::string clientAddress;                // for the notice of an e-mailed code
 };
 
 class ChallengeRoutes {
@@ -75,6 +84,9 @@ class ChallengeRoutes {
   std::int64_t purge(std::int64_t olderThanSeconds);
 
  private:
+  // Mails `user` that they signed in with an e-mailed code.
+  void mailSignInNotice(const UserRecord& user, const std::string& clientAddress, std::int64_t now);
+
   AccountsContext& ctx_;
   const rapport::SecretBox& secrets_;
   TwoFactorOptions options_;

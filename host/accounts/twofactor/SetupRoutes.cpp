@@ -41,6 +41,11 @@ UserRecord SetupRoutes::currentUser(const rapport::Request& req) {
 rapport::Response SetupRoutes::enable(const rapport::Request& req) {
   const UserRecord user = currentUser(req);
   if (user.twoFactorEnabled) throw rapport::Error::conflict(kAlreadyOn);
+  if (user.passwordHash) {
+    requirePassword(req, user);
+  } else {
+    requireFreshSignIn(req);
+  }
   const std::string secret = newTotpSecret();
   const std::string sealed = store::sealSecret(secrets_, user.id, secret);
   // False when a confirm won meanwhile: the secret on record is confirmed.
@@ -107,19 +112,35 @@ rapport::Response SetupRoutes::confirm(const rapport::Request& req) {
                                "Two-factor authentication enabled.");
 }
 
-void SetupRoutes::requireConfirmation(const rapport::Request& req, const UserRecord& user) {
+void SetupRoutes::requirePassword(const rapport::Request& req, const UserRecord& user) {
   Validator v(req.bodyObject());
-  if (user.passwordHash) {
-    auto password = v.string("password", {.required = true, .max = 1024, .trim = false});
-    v.check();
-    const std::string emailLower = rapport::toLower(user.email);
-    LoginThrottle::Attempt attempt = ctx_.throttle.begin(emailLower, req.clientAddress);
-    if (ctx_.hasher.verify(*password.value, *user.passwordHash)) {
-      attempt.succeeded();
-      return;
-    }
-    throw rapport::Error::invalidField("password", "The password is incorrect.");
+  auto password = v.string("password", {.required = true, .max = 1024, .trim = false});
+  v.check();
+  const std::string emailLower = rapport::toLower(user.email);
+  LoginThrottle::Attempt attempt = ctx_.throttle.begin(emailLower, req.clientAddress);
+  if (ctx_.hasher.verify(*password.value, *user.passwordHash)) {
+    attempt.succeeded();
+    return;
   }
+  throw rapport::Error::invalidField("password", "The password is incorrect.");
+}
+
+void SetupRoutes::requireFreshSignIn(const rapport::Request& req) {
+  // Refresh and context switch keep the login's time: only signing in
+  // again makes a session fresh, and that needs the social provider.
+  const std::optional<std::int64_t> started = ctx_.tokens.sessionStartedAt(req.identity.tokenId);
+  if (started && ctx_.clock() - *started <= kFreshSignInSeconds * kMicrosPerSecond) return;
+  throw rapport::Error::forbidden(
+      "Sign in again to turn on two-factor authentication: your sign-in must be less than " +
+      std::to_string(kFreshSignInSeconds / 60) + " minutes old.");
+}
+
+void SetupRoutes::requireConfirmation(const rapport::Request& req, const UserRecord& user) {
+  if (user.passwordHash) {
+    requirePassword(req, user);
+    return;
+  }
+  Validator v(req.bodyObject());
   // No password to confirm (social login): a current code or a recovery code.
   const std::optional<std::string> code =
       withoutSpaces(v.string("code", {.required = true, .max = 64}).value);

@@ -1,7 +1,14 @@
 // Turning two-factor login on and off (decisions §4), all authenticated:
 //
-//   POST   /auth/2fa/enable          -> {secret, otpauth_uri}; 409 when on.
-//          Again before confirm: a new pending secret replaces the old one.
+//   POST   /auth/2fa/enable {password} -> {secret, otpauth_uri}; 409 when
+//          on (checked first). Missing or wrong password 422 on `password`
+//          (counted by the login throttle): whoever holds a stolen token
+//          must not bind the account to their own authenticator. A user
+//          without a password (social login) has no code yet either: their
+//          presence is a fresh sign-in, a session started (login, social
+//          login) within kFreshSignInSeconds; an older one answers 403 and
+//          the user signs in again. Again before confirm: a new pending
+//          secret replaces the old one.
 //   POST   /auth/2fa/confirm {code}  -> {recovery_codes}: 8 codes; 2FA on.
 //          Wrong code 422 on `code`; nothing pending (or already on) 409.
 //          The user's other tokens are revoked (the current one stays).
@@ -17,6 +24,7 @@
 // (TokenService::invalidateUser): GET /auth/me shows two_factor_enabled.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "accounts/AccountsContext.h"
@@ -24,6 +32,9 @@
 #include "rapport/secrets.h"
 
 namespace rapport::host::accounts::twofactor {
+
+// How recent a password-less user's sign-in must be to turn two-factor on.
+inline constexpr std::int64_t kFreshSignInSeconds = 600;
 
 class SetupRoutes {
  public:
@@ -39,6 +50,11 @@ class SetupRoutes {
 
  private:
   UserRecord currentUser(const rapport::Request& req);
+  // The password of the body; 422 on `password` when missing or wrong.
+  void requirePassword(const rapport::Request& req, const UserRecord& user);
+  // For a user without a password: 403 unless the caller's session started
+  // within kFreshSignInSeconds.
+  void requireFreshSignIn(const rapport::Request& req);
   // The password (or, for a user without one, a current TOTP or recovery
   // code) of the body; 422 on the field when it is missing or wrong.
   void requireConfirmation(const rapport::Request& req, const UserRecord& user);

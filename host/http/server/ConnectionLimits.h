@@ -14,12 +14,15 @@ struct ConnectionLimits {
   // A whole request head, from the accept (first request) or from its first
   // byte (later ones): then 408 (a silent close if no byte came).
   std::chrono::milliseconds header{10000};
-  // Longest wait for the next bytes of a body: then 408.
+  // A whole request body, from the end of its head, however steadily its
+  // bytes come: then 408. (At the defaults a body of max_body_bytes needs
+  // about 100 KiB/s.)
   std::chrono::milliseconds body{10000};
   // Longest wait for the client to take the next response bytes: then closed.
   std::chrono::milliseconds send{10000};
   // Open connections; a new one beyond closes the least recently active
-  // connection waiting for its client, or gets 503 when there is none.
+  // connection waiting for its client or, when there is none, the one
+  // receiving a body at the lowest pace; it gets 503 when there is neither.
   std::size_t maxConnections = 10000;
   // Open connections per client address (0: no cap); beyond it 503.
   std::size_t maxPerAddress = 0;

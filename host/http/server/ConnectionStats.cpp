@@ -8,10 +8,10 @@ namespace rapport::host {
 
 void ConnectionStats::log(std::string_view message) const {
   const auto text = [](const auto& counter) { return std::to_string(counter.load()); };
-  const std::string values[] = {text(open),           text(accepted),      text(idleClosed),
-                                text(headerTimeouts), text(bodyTimeouts),  text(sendTimeouts),
-                                text(shed),           text(refusedFull),   text(refusedPerAddress),
-                                text(refusedBusy),    text(acceptFailures)};
+  const std::string values[] = {text(open),           text(accepted),       text(idleClosed),
+                                text(headerTimeouts), text(bodyTimeouts),   text(sendTimeouts),
+                                text(shed),           text(refusedFull),    text(refusedPerAddress),
+                                text(refusedBusy),    text(acceptFailures), text(shedSlowBodies)};
   log::info(message, {{"open", values[0]},
                       {"accepted", values[1]},
                       {"idle_closed", values[2]},
@@ -22,12 +22,13 @@ void ConnectionStats::log(std::string_view message) const {
                       {"refused_full", values[7]},
                       {"refused_per_address", values[8]},
                       {"refused_busy", values[9]},
-                      {"accept_failures", values[10]}});
+                      {"accept_failures", values[10]},
+                      {"shed_slow_bodies", values[11]}});
 }
 
 std::uint64_t ConnectionStats::events() const {
   return accepted + idleClosed + headerTimeouts + bodyTimeouts + sendTimeouts + shed + refusedFull +
-         refusedPerAddress + refusedBusy + acceptFailures;
+         refusedPerAddress + refusedBusy + acceptFailures + shedSlowBodies;
 }
 
 }  // namespace rapport::host

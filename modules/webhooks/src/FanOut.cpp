@@ -7,7 +7,8 @@
 
 namespace rapport::webhooks {
 
-NewDelivery eventDelivery(const std::string& webhookId, const Event& event, std::int64_t due) {
+NewDelivery eventDelivery(const std::string& webhookId, const Event& event, std::int64_t due,
+                          std::size_t maxPayloadBytes) {
   NewDelivery delivery{.id = newId("whd_"),
                        .webhookId = webhookId,
                        .envelopeId = newId("evt_"),
@@ -20,6 +21,13 @@ NewDelivery eventDelivery(const std::string& webhookId, const Event& event, std:
                        .leaseUntil = std::nullopt};
   delivery.payload =
       envelopeJson(delivery.envelopeId, event.type, event.createdAt, event.data).dump();
+  // Over the cap the receiver gets the record's id and fetches it: the
+  // outbox keeps no huge copies per webhook for weeks, and receivers that
+  // cap their request bodies still take every delivery.
+  if (delivery.payload.size() > maxPayloadBytes) {
+    delivery.payload =
+        thinEnvelopeJson(delivery.envelopeId, event.type, event.createdAt, event.data).dump();
+  }
   return delivery;
 }
 
@@ -33,7 +41,7 @@ void FanOut::operator()(Tx& tx, const Event& event) const {
       deliverer_.started() ? deliverer_.schedule().first() : std::chrono::seconds(0);
   const std::int64_t due = event.createdAt + static_cast<std::int64_t>(first.count()) * 1000000;
   for (const std::string& webhookId : webhooks) {
-    delivery_store::insert(tx, eventDelivery(webhookId, event, due));
+    delivery_store::insert(tx, eventDelivery(webhookId, event, due, maxPayloadBytes_));
   }
 
   // One worker starts at commit, not at the next poll; it wakes another when

@@ -43,12 +43,21 @@ Webhook fromRow(const Row& row) {
   return webhook;
 }
 
-std::optional<WebhookTarget> target(Queryable& db, const std::string& tenant,
-                                    const std::string& id) {
-  const auto row = selectRecord(db, "url, secret, is_active", "webhooks", tenant, id);
+std::optional<WebhookTarget> target(Queryable& db, const std::string& tenant, const std::string& id,
+                                    std::int64_t now) {
+  const auto row = selectRecord(
+      db, "url, secret, previous_secret, previous_secret_until, is_active", "webhooks", tenant, id);
   if (!row) return std::nullopt;
-  return WebhookTarget{
-      .url = row->str("url"), .sealedSecret = row->str("secret"), .active = row->flag("is_active")};
+  WebhookTarget target{.url = row->str("url"),
+                       .sealedSecret = row->str("secret"),
+                       .sealedPreviousSecret = std::nullopt,
+                       .active = row->flag("is_active")};
+  // An ended overlap may still be stored until the hourly sweep: not used.
+  if (!row->isNull("previous_secret") && !row->isNull("previous_secret_until") &&
+      (*row)["previous_secret_until"].asInt() > now) {
+    target.sealedPreviousSecret = row->str("previous_secret");
+  }
+  return target;
 }
 
 void insert(Tx& tx, const std::string& id, const Webhook& webhook, const std::string& sealedSecret,
@@ -66,7 +75,8 @@ void update(Tx& tx, const std::string& id, const Webhook& webhook,
             const std::optional<std::string>& sealedSecret, std::int64_t now) {
   if (sealedSecret) {
     tx.exec(
-        "UPDATE webhooks SET url = ?, events = ?, is_active = ?, secret = ?, updated_at = ? "
+        "UPDATE webhooks SET url = ?, events = ?, is_active = ?, secret = ?, "
+        "previous_secret = NULL, previous_secret_until = NULL, updated_at = ? "
         "WHERE company_id = ? AND id = ?",
         {webhook.url, eventsText(webhook.events), webhook.active, *sealedSecret, now,
          tx.companyId(), id});
@@ -82,10 +92,31 @@ void update(Tx& tx, const std::string& id, const Webhook& webhook,
   }
 }
 
-void updateSecret(Tx& tx, const std::string& id, const std::string& sealedSecret,
-                  std::int64_t now) {
-  tx.exec("UPDATE webhooks SET secret = ?, updated_at = ? WHERE company_id = ? AND id = ?",
-          {sealedSecret, now, tx.companyId(), id});
+// The stored sealed value moves to previous_secret as it is: sealed under
+// the same context ("webhook:<id>"), it opens exactly like the current one.
+// The right-hand sides read the row as it was before this UPDATE.
+void rotateSecret(Tx& tx, const std::string& id, const std::string& sealedSecret,
+                  std::optional<std::int64_t> previousUntil, std::int64_t now) {
+  if (previousUntil) {
+    tx.exec(
+        "UPDATE webhooks SET previous_secret = secret, previous_secret_until = ?, secret = ?, "
+        "updated_at = ? WHERE company_id = ? AND id = ?",
+        {*previousUntil, sealedSecret, now, tx.companyId(), id});
+  } else {
+    tx.exec(
+        "UPDATE webhooks SET previous_secret = NULL, previous_secret_until = NULL, secret = ?, "
+        "updated_at = ? WHERE company_id = ? AND id = ?",
+        {sealedSecret, now, tx.companyId(), id});
+  }
+}
+
+// Across companies on purpose, through the partial index
+// webhooks_previous_secret (only webhooks with a previous secret are in it).
+std::int64_t forgetExpiredSecrets(Queryable& db, std::int64_t now) {
+  return db.exec(
+      "UPDATE webhooks SET previous_secret = NULL, previous_secret_until = NULL "
+      "WHERE previous_secret_until IS NOT NULL AND previous_secret_until <= ?",
+      {now});
 }
 
 bool remove(Tx& tx, const std::string& id) {

@@ -25,10 +25,13 @@ struct Webhook {
   bool active = true;
 };
 
-// Where a delivery of a webhook goes, and the sealed key it is signed with.
+// Where a delivery of a webhook goes, and the sealed keys it is signed with.
 struct WebhookTarget {
   std::string url;
   std::string sealedSecret;
+  // The secret rotate-secret replaced, sealed, while its overlap lasts
+  // (webhooks.rotation_overlap): attempts are signed with both.
+  std::optional<std::string> sealedPreviousSecret;
   bool active = true;
 };
 
@@ -41,20 +44,29 @@ std::optional<Row> find(Queryable& db, const std::string& tenant, const std::str
                         RowLock lock = RowLock::None);
 // The stored fields of a row returned by find().
 Webhook fromRow(const Row& row);
-// The url, sealed secret and state of a webhook, or nullopt when it is gone.
-std::optional<WebhookTarget> target(Queryable& db, const std::string& tenant,
-                                    const std::string& id);
+// The url, sealed secrets and state of a webhook, or nullopt when it is
+// gone. The previous secret only until its overlap ends (before `now`,
+// microseconds).
+std::optional<WebhookTarget> target(Queryable& db, const std::string& tenant, const std::string& id,
+                                    std::int64_t now);
 
 // Writes the webhook and its subscriptions.
 void insert(Tx& tx, const std::string& id, const Webhook& webhook, const std::string& sealedSecret,
             std::int64_t now);
 // Rewrites url, events and is_active (and the subscriptions when the events
-// differ from `eventsBefore`); the secret too when `sealedSecret` is given.
+// differ from `eventsBefore`); the secret too when `sealedSecret` is given,
+// which also ends a rotation's overlap (the previous secret stops at once).
 void update(Tx& tx, const std::string& id, const Webhook& webhook,
             const std::vector<std::string>& eventsBefore,
             const std::optional<std::string>& sealedSecret, std::int64_t now);
-// Replaces the secret only.
-void updateSecret(Tx& tx, const std::string& id, const std::string& sealedSecret, std::int64_t now);
+// Rotates the secret: `sealedSecret` signs from now on, and the one it
+// replaces keeps signing beside it until `previousUntil` (microseconds; none:
+// it stops at once). A previous secret of an earlier rotation is dropped.
+void rotateSecret(Tx& tx, const std::string& id, const std::string& sealedSecret,
+                  std::optional<std::int64_t> previousUntil, std::int64_t now);
+// Clears, across companies, the previous secrets whose overlap ended before
+// `now` (the "forget-secrets" job); returns how many.
+std::int64_t forgetExpiredSecrets(Queryable& db, std::int64_t now);
 // Deletes the webhook and its subscriptions; false when there was none.
 bool remove(Tx& tx, const std::string& id);
 

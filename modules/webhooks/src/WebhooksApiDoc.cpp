@@ -112,7 +112,9 @@ void describeWebhooks(Registry& registry) {
   registry.describe(
       "POST", "/webhooks/{id}/rotate-secret",
       {.summary = "Replace a webhook's secret with a generated one",
-       .description = kManagers,
+       .description = std::string(kManagers) +
+                      " The replaced secret keeps signing beside the new one (a second v1 in "
+                      "X-Service-Signature) for webhooks.rotation_overlap, 24 hours by default.",
        .data = schema::object({{"id", schema::id("whk_")}, {"secret", schema::string()}},
                               {"id", "secret"})});
 }

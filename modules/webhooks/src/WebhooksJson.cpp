@@ -71,4 +71,14 @@ Json envelopeJson(const std::string& envelopeId, const std::string& event, std::
                        {"data", data}});
 }
 
+Json thinEnvelopeJson(const std::string& envelopeId, const std::string& event,
+                      std::int64_t createdAt, const Json& data) {
+  Json thin = Json::object();
+  const Json* id = data.isObject() ? data.find("id") : nullptr;
+  if (id != nullptr && id->isString()) thin.set("id", *id);
+  Json envelope = envelopeJson(envelopeId, event, createdAt, thin);
+  envelope.set("data_omitted", true);
+  return envelope;
+}
+
 }  // namespace rapport::webhooks

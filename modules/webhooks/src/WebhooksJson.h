@@ -32,5 +32,10 @@ Json eventTypeJson(const EventType& type);
 // The envelope a receiver gets: {id, event, created_at, data}.
 Json envelopeJson(const std::string& envelopeId, const std::string& event, std::int64_t createdAt,
                   const Json& data);
+// The envelope of an event too large for webhooks.max_payload_bytes:
+// {id, event, created_at, data: {id}, data_omitted: true}; data is {} when
+// the event's data has no string id.
+Json thinEnvelopeJson(const std::string& envelopeId, const std::string& event,
+                      std::int64_t createdAt, const Json& data);
 
 }  // namespace rapport::webhooks

@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "DeliveryMetrics.h"
 #include "FanOut.h"
 #include "WebhookStore.h"
 #include "WebhooksApiDoc.h"
@@ -27,6 +28,11 @@ namespace rapport::webhooks {
 namespace {
 
 constexpr std::int64_t kMaxWorkers = 64;
+constexpr std::int64_t kMaxRotationOverlap = 30LL * 86400;
+// A thin envelope (data {id}) must fit under the cap; the API's bodies stop
+// at 1 MiB, so a record's event is rarely above a few hundred KiB.
+constexpr std::int64_t kMinPayloadBytes = 1024;
+constexpr std::int64_t kMaxPayloadBytes = 16LL * 1024 * 1024;
 // A URL's host is resolved at registration for at most this long (or the
 // attempt time-out, when shorter); a name that does not answer in time passes.
 constexpr std::chrono::seconds kMaxResolveTime{5};
@@ -66,6 +72,10 @@ class WebhooksModule final : public Module {
              "seconds of failed deliveries only before a webhook is disabled (0: never)"},
             {"webhooks.health_check_seconds", "300",
              "seconds between the checks for webhooks to disable"},
+            {"webhooks.rotation_overlap", "86400",
+             "seconds a rotated-away secret still signs beside the new one (0: none)"},
+            {"webhooks.max_payload_bytes", "262144",
+             "largest delivery body; a larger event is sent with data {id} only"},
             {"webhooks.sync_attempts_per_company", "2",
              "pings and manual retries of one company running at once (429 beyond)"},
             {"webhooks.sync_attempts", "4",
@@ -88,6 +98,10 @@ class WebhooksModule final : public Module {
         static_cast<unsigned>(config.getIntBetween("webhooks.workers", 1, kMaxWorkers));
     const auto retentionDays =
         static_cast<int>(config.getIntBetween("webhooks.delivery_retention_days", 1, 36500));
+    const std::chrono::seconds rotationOverlap(
+        config.getIntBetween("webhooks.rotation_overlap", 0, kMaxRotationOverlap));
+    const auto maxPayload = static_cast<std::size_t>(
+        config.getIntBetween("webhooks.max_payload_bytes", kMinPayloadBytes, kMaxPayloadBytes));
 
     deliverer_ = std::make_unique<Deliverer>(host);
     // A receiver answering 410 Gone disables its webhook (health/Disabling.h).
@@ -95,12 +109,13 @@ class WebhooksModule final : public Module {
       disableGoneWebhook(host, companyId, id);
     });
     routes_ = std::make_unique<WebhooksRoutes>(host, *deliverer_);
+    routes_->setRotationOverlap(rotationOverlap);
     // Fairness (docs/modules/webhooks.md): the caps on synchronous attempts
     // and on the batches in flight per company and per webhook.
     routes_->setSyncAttempts(std::make_unique<SyncAttempts>(
         static_cast<int>(config.getIntBetween("webhooks.sync_attempts_per_company", 1, 1000)),
         static_cast<int>(config.getIntBetween("webhooks.sync_attempts", 1, 1000))));
-    fanOut_ = std::make_unique<FanOut>(*deliverer_);
+    fanOut_ = std::make_unique<FanOut>(*deliverer_, maxPayload);
     worker_ = std::make_unique<DeliveryWorker>(
         host, *deliverer_,
         ClaimPolicy{.after = {},
@@ -111,6 +126,8 @@ class WebhooksModule final : public Module {
     purge_ = std::make_unique<DeliveryPurge>(host, retentionDays);
     enable_ = std::make_unique<EnableRoute>(host);
     replay_ = std::make_unique<ReplayRoute>(host, *deliverer_);
+    enable_->setMaxPayloadBytes(maxPayload);
+    replay_->setMaxPayloadBytes(maxPayload);
 
     for (Migration& migration : rapport_generated::webhooks::migrations()) {
       registry.migration(std::move(migration));
@@ -143,6 +160,14 @@ class WebhooksModule final : public Module {
                   .interval = std::chrono::hours(1),
                   .run = [this](JobContext& context) { purge_->run(context); },
                   .concurrency = 1});
+    // A rotated-away secret whose overlap ended is no longer used to sign
+    // (WebhookStore target); this clears it from the row too.
+    registry.job({.name = "forget-secrets",
+                  .interval = std::chrono::hours(1),
+                  .run = [this](JobContext&) { forgetExpiredSecrets(); },
+                  .concurrency = 1});
+    // Its gauges in GET /metrics (metrics.listen), read at each scrape.
+    registerDeliveryMetrics(host, registry);
     // Self-healing (health/): disables webhooks failing for too long.
     const std::chrono::seconds disableAfter(
         config.getIntBetween("webhooks.disable_after_seconds", 0, 3650LL * 86400));
@@ -218,6 +243,14 @@ class WebhooksModule final : public Module {
   }
 
  private:
+  void forgetExpiredSecrets() {
+    const std::int64_t forgotten = webhook_store::forgetExpiredSecrets(host_->db(), nowMicros());
+    if (forgotten > 0) {
+      host_->log().info("webhook secrets past their rotation overlap cleared: count=" +
+                        std::to_string(forgotten));
+    }
+  }
+
   Host* host_ = nullptr;
   // Used by the routes, the listener and the jobs until the module is destroyed.
   std::unique_ptr<Deliverer> deliverer_;

@@ -145,7 +145,14 @@ Response WebhooksRoutes::rotateSecret(const Request& request) {
     if (!webhook_store::find(tx, tx.companyId(), id, RowLock::NoKeyUpdate)) {
       throw Error::notFound(kWebhookNotFound);
     }
-    webhook_store::updateSecret(tx, id, sealed, nowMicros());
+    // The replaced secret keeps signing beside the new one for the overlap
+    // (dual signatures), so receivers can switch without losing deliveries.
+    const std::int64_t now = nowMicros();
+    const auto previousUntil =
+        rotationOverlap_.count() > 0
+            ? std::optional<std::int64_t>(now + rotationOverlap_.count() * 1'000'000)
+            : std::nullopt;
+    webhook_store::rotateSecret(tx, id, sealed, previousUntil, now);
   });
   return Response::ok(Json::object({{"id", id}, {"secret", secret}}), "Secret rotated.");
 }

@@ -6,6 +6,7 @@
 // with Retry-After beyond them).
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "delivery/Attempt.h"
@@ -27,6 +28,8 @@ class WebhooksRoutes {
   void setSyncAttempts(std::unique_ptr<SyncAttempts> caps) { syncAttempts_ = std::move(caps); }
   // The delivery job's handle: a resumed webhook wakes the workers.
   void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
+  // webhooks.rotation_overlap: how long a rotated-away secret still signs.
+  void setRotationOverlap(std::chrono::seconds overlap) { rotationOverlap_ = overlap; }
 
   // GET /webhooks/events (any member)
   Response eventTypes(const Request& request);
@@ -64,6 +67,7 @@ class WebhooksRoutes {
   std::unique_ptr<TargetGuard> guard_;
   std::unique_ptr<SyncAttempts> syncAttempts_;
   JobHandle workers_;
+  std::chrono::seconds rotationOverlap_{0};
 };
 
 }  // namespace rapport::webhooks

@@ -2,7 +2,9 @@
 // `openssl dgst -sha256 -hmac KEY` command on the same bytes.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "WebhooksTestSupport.h"
 #include "delivery/Signature.h"
@@ -17,6 +19,7 @@ class SignatureTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testKnownVector);
   CPPUNIT_TEST(testAgreesWithOpensslCommand);
   CPPUNIT_TEST(testHeaderFormat);
+  CPPUNIT_TEST(testHeaderWithTwoSecrets);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -46,6 +49,24 @@ class SignatureTest : public CppUnit::TestFixture {
     const std::string header = signatureHeader(secret, 1700000000, "{\"a\":1}");
     CPPUNIT_ASSERT_EQUAL("t=1700000000,v1=" + opensslHmac(secret, "1700000000.{\"a\":1}"), header);
     CPPUNIT_ASSERT_EQUAL(std::size_t{16 + 64}, header.size());
+    // The list form with one secret writes the same header.
+    CPPUNIT_ASSERT_EQUAL(
+        header, signatureHeader(std::vector<std::string>{secret}, 1700000000, "{\"a\":1}"));
+  }
+
+  // During a rotation's overlap: one t, then v1 of the new secret, then v1 of
+  // the one it replaced, both over the same "<t>.<body>".
+  void testHeaderWithTwoSecrets() {
+    const std::string fresh = "whsec_the_new_secret_after_rotation";
+    const std::string old = "whsec_abcdefghijklmnop";
+    const std::string body = "{\"id\":\"evt_1\"}";
+    const std::string header = signatureHeader({fresh, old}, 1700000001, body);
+    CPPUNIT_ASSERT_EQUAL("t=1700000001,v1=" + opensslHmac(fresh, "1700000001." + body) +
+                             ",v1=" + opensslHmac(old, "1700000001." + body),
+                         header);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{16 + 64 + 4 + 64}, header.size());
+    CPPUNIT_ASSERT_THROW(signatureHeader(std::vector<std::string>{}, 1, body),
+                         std::invalid_argument);
   }
 };
 

@@ -104,8 +104,11 @@
 //        module.h: Host::notifyOwners (mail to a company's owners).
 //   6.1: batch.h (BatchSpec, UpsertMatch) and Registry::batch, appended:
 //        POST <collection>/batch. A Resource opts in by itself.
+//   6.2: metrics.h (MetricFamily, MetricSample, MetricCollector) and
+//        Registry::metrics, appended: a module's own families in
+//        GET /metrics (the webhooks module's delivery gauges).
 #define RAPPORT_SDK_ABI_MAJOR 6
-#define RAPPORT_SDK_ABI_MINOR 1
+#define RAPPORT_SDK_ABI_MINOR 2
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

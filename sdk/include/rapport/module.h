@@ -31,6 +31,7 @@
 #include "rapport/http.h"
 #include "rapport/jobs.h"
 #include "rapport/log.h"
+#include "rapport/metrics.h"
 #include "rapport/records.h"
 #include "rapport/secrets.h"
 
@@ -106,6 +107,11 @@ class RAPPORT_VISIBLE Registry {
   // module's POST collectionPath and PATCH collectionPath + "/{id}" routes,
   // which must be registered already (std::logic_error otherwise).
   virtual void batch(const std::string& collectionPath, BatchSpec spec) = 0;
+  // Since 6.2 (metrics.h). Declares `families` and the collector the host
+  // calls at each scrape of GET /metrics for their samples; throws
+  // std::logic_error for a name or label metrics.h refuses, or a family
+  // another module declared. May be called more than once.
+  virtual void metrics(std::vector<MetricFamily> families, MetricCollector collect) = 0;
 };
 
 class RAPPORT_VISIBLE Module {

@@ -13,6 +13,7 @@
 #include "rapport/jobs.h"
 #include "rapport/json.h"
 #include "rapport/log.h"
+#include "rapport/metrics.h"
 #include "rapport/module.h"
 #include "rapport/pagination.h"
 #include "rapport/query.h"

@@ -9,6 +9,8 @@
 
 #include <cctype>
 #include <chrono>
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include "e2e/common/Api.h"
@@ -78,5 +80,44 @@ inline RawConnection::Clock::time_point assertClosedSilently(RawConnection& conn
 
 #define CONNECTIONS_ASSERT_CLOSED_SILENTLY(connection, limit) \
   ::rapport::e2e::assertClosedSilently((connection), (limit), CPPUNIT_SOURCELINE())
+
+// Settings that load the gate fixture module (tests/fixtures/modules/gate:
+// GET /v1/gate/hold waits for `dir`/open, GET /v1/gate/large?bytes=N) and
+// serve metrics on a port of their own.
+inline ServerProcess::Settings gateSettings(const std::string& dir,
+                                            ServerProcess::Settings extra = {}) {
+  extra.emplace("modules.dir", testModulesDir());
+  extra.emplace("modules.enabled", "gate");
+  extra.emplace("gate.dir", dir);
+  extra.emplace("metrics.listen", "127.0.0.1:0");
+  return generousSettings(std::move(extra));
+}
+
+// The value of one sample of the server's metrics (`series`: name and
+// labels exactly as written), -1 when absent. The server must have been
+// started with metrics.listen (gateSettings does).
+inline double metricSample(const ServerProcess& server, const std::string& series) {
+  static const std::regex listening(R"(msg="metrics listening" host=127\.0\.0\.1 port=(\d+))");
+  std::smatch port;
+  const std::string log = server.log();
+  if (!std::regex_search(log, port, listening)) CPPUNIT_FAIL("no metrics port in the log:\n" + log);
+  HttpClient client(std::stoi(port[1]));
+  std::istringstream in(client.get("/metrics").body);
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() > series.size() && line.compare(0, series.size(), series) == 0 &&
+        line[series.size()] == ' ') {
+      return std::stod(line.substr(series.size() + 1));
+    }
+  }
+  return -1;
+}
+
+// rapport_http_connections_closed_total or _refused_total for `reason`.
+inline double closedFor(const ServerProcess& server, const std::string& reason) {
+  return metricSample(server, "rapport_http_connections_closed_total{reason=\"" + reason + "\"}");
+}
+inline double refusedFor(const ServerProcess& server, const std::string& reason) {
+  return metricSample(server, "rapport_http_connections_refused_total{reason=\"" + reason + "\"}");
+}
 
 }  // namespace rapport::e2e

@@ -35,6 +35,7 @@
 #include "e2e/instances/Nginx.h"
 #include "e2e/webhooks/WebhooksSuite.h"
 #include "support/TestEnv.h"
+#include "unit/redis/PrivateRedis.h"
 #include "unit/redis/TestRedis.h"
 
 using namespace rapport::e2e;
@@ -118,28 +119,6 @@ struct Cluster {
   std::unique_ptr<ServerProcess> servers[kInstances];
   std::string failures[kInstances];
   std::unique_ptr<Nginx> nginx;
-};
-
-// A redis-server of this test's own (.ci/lib/redis.sh), which it may stop.
-struct PrivateRedis {
-  PrivateRedis() : url(start()) {}
-  ~PrivateRedis() {
-    try {
-      stop();
-    } catch (const std::exception&) {
-      // Nothing more to do: its files are in a temporary folder.
-    }
-  }
-  std::string start() {
-    rapport::test::runTool(script, {"start", state});
-    return rapport::test::redisUrlIn(state);
-  }
-  void stop() { rapport::test::runTool(script, {"stop", state}); }
-
-  // Declared (so initialised) before url, which start() makes.
-  const std::string script = rapport::test::sourceDir() + "/.ci/lib/redis.sh";
-  const std::string state = rapport::test::tempDirectory("redis");
-  const std::string url;
 };
 
 Cluster& cluster() {
@@ -324,7 +303,7 @@ class InstancesTest : public CppUnit::TestFixture {
   }
 
   void testRedisDownFailsOpenForLimitsClosedForLogins() {
-    PrivateRedis redis;
+    rapport::test::PrivateRedis redis;
     ServerProcess server(generousSettings({
         {"ratelimit.store", "redis"},
         {"redis.url", redis.url},

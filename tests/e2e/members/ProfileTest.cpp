@@ -40,7 +40,8 @@ class ProfileTest : public CppUnit::TestFixture {
     const HttpResult result = client.get("/v1/user/profile", bearer(account.token));
     const Json data = E2E_ASSERT_DATA(200, result);
     E2E_ASSERT_COMMON_HEADERS(result);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(data.dump(), std::size_t(6), data.asObject().size());
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(data.dump(), std::size_t(7), data.asObject().size());
+    CPPUNIT_ASSERT_MESSAGE(data.dump(), data["email_verified_at"].isNull());
     CPPUNIT_ASSERT_EQUAL(account.userId, data["id"].asString());
     CPPUNIT_ASSERT_EQUAL(account.name, data["name"].asString());
     CPPUNIT_ASSERT_EQUAL(account.email, data["email"].asString());

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "e2e/common/Api.h"
 #include "support/TestEnv.h"

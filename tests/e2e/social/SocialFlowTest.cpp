@@ -194,6 +194,9 @@ class SocialFlowTest : public CppUnit::TestFixture {
   void testLinksVerifiedEmailToPasswordUser() {
     HttpClient client(socialServer().port());
     const Account registered = registerUser(client, "linked");
+    // Both sides vouch for the address: the provider, and the user who
+    // proved it with the verification mail (issue 21).
+    verifyEmail(socialServer(), registered);
     const Json account = newProviderAccount("google", true, registered.email);
     const Json data =
         ASSERT_LOGGED_IN(loginVariantA(client, "google", str(account["id"])), registered.email);

@@ -289,10 +289,11 @@ class SocialGuardTest : public CppUnit::TestFixture {
         queryDatabase(server.databaseUrl(), "SELECT 1 FROM social_identities WHERE user_id = " +
                                                 sqlQuote(registered.userId))
             .empty());
-    // An unverified address nobody has: a new user (the address is theirs
-    // at the provider, unconfirmed; see docs/social-login.md).
+    // An unverified address nobody has creates nothing either (issue 21:
+    // SocialHijackTest has the whole case).
     const Json fresh = newProviderAccount("google", false);
-    E2E_ASSERT_DATA(200, loginVariantA(client, "google", str(fresh["id"])));
+    E2E_ASSERT_ERROR(422, loginVariantA(client, "google", str(fresh["id"])));
+    CPPUNIT_ASSERT(usersWithEmail(server, str(fresh["email"])).empty());
   }
 
   void testStartupRefusesBadSettings() {

@@ -19,8 +19,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include "e2e/reset/ResetMailReading.h"
 #include "support/TestCa.h"
 #include "support/TestEnv.h"
+#include "support/smtp/Mailbox.h"
 
 #ifndef RAPPORT_SOCIAL_IDP_DIR
 #error "RAPPORT_SOCIAL_IDP_DIR must name the folder with idp.mjs and its node_modules"
@@ -264,6 +266,13 @@ ServerProcess::Settings socialSettings(ServerProcess::Settings extra) {
   extra.emplace("social.redirect_allowlist", std::string(kCallback) + ", " + kOtherCallback);
   extra.emplace("social.ca_file", rapport::test::testCertificates().caFile);
   extra.emplace("modules.enabled", "");
+  // Every test comes from 127.0.0.1: the per-address mail and token limits
+  // out of the way (their own tests set them), no pause between two mails.
+  extra.emplace("auth.email_verification.max_requests", "10000");
+  extra.emplace("auth.email_verification.max_attempts", "10000");
+  extra.emplace("auth.reset.forgot_max_requests", "10000");
+  extra.emplace("auth.reset.max_attempts", "10000");
+  extra.emplace("auth.reset.min_interval", "0");
   return generousSettings(std::move(extra));
 }
 
@@ -342,6 +351,49 @@ void execDatabase(const std::string& databaseUrl, const std::string& sql) {
   // both engines accept it on UPDATE.
   if (queryDatabase(databaseUrl, sql + " RETURNING 1").empty())
     throw std::runtime_error("no row changed by: " + sql);
+}
+
+std::string outboxOf(const ServerProcess& server) {
+  return server.workDir() + "/data/outbox";
+}
+
+std::string mailedToken(const ServerProcess& server, const std::string& email, std::size_t count) {
+  const auto mails = rapport::test::smtp::waitForMailTo(outboxOf(server), email, count);
+  if (mails.size() < count) throw std::runtime_error("no mail to " + email);
+  return rapport::e2e::reset::resetTokenIn(mails.at(count - 1));
+}
+
+void verifyEmail(const ServerProcess& server, const Account& account) {
+  HttpClient client(server.port());
+  client.setToken(account.token);
+  const HttpResult asked = client.post("/v1/auth/email/verification");
+  if (asked.status != 200) throw std::runtime_error("verification: " + describe(asked));
+  client.clearToken();
+  const HttpResult verified = client.post(
+      "/v1/auth/email/verify", Json::object({{"token", mailedToken(server, account.email)}}));
+  if (verified.status != 200) throw std::runtime_error("verify: " + describe(verified));
+}
+
+namespace {
+
+std::string firstColumnJoined(const std::vector<std::vector<std::string>>& rows) {
+  std::string joined;
+  for (const auto& row : rows) joined += (joined.empty() ? "" : ",") + row.at(0);
+  return joined;
+}
+
+}  // namespace
+
+std::string usersWithEmail(const ServerProcess& server, const std::string& email) {
+  return firstColumnJoined(queryDatabase(
+      server.databaseUrl(),
+      "SELECT id FROM users WHERE email_lower = LOWER(" + sqlQuote(email) + ") ORDER BY id"));
+}
+
+std::string linkedProviders(const ServerProcess& server, const std::string& userId) {
+  return firstColumnJoined(queryDatabase(server.databaseUrl(),
+                                         "SELECT provider FROM social_identities WHERE user_id = " +
+                                             sqlQuote(userId) + " ORDER BY provider"));
 }
 
 }  // namespace rapport::e2e::social

@@ -87,4 +87,20 @@ std::string opensslSha256(const std::string& text);
 // Runs an UPDATE on the server's database; throws when it changed no row.
 void execDatabase(const std::string& databaseUrl, const std::string& sql);
 
+// The folder where `server` writes its mail (the default outbox).
+std::string outboxOf(const ServerProcess& server);
+// The token of the `count`-th mail to `email` (waiting for it): the only run
+// of 43 base64url characters in its text (reset and verification mails).
+std::string mailedToken(const ServerProcess& server, const std::string& email,
+                        std::size_t count = 1);
+// Proves `account`'s address the way a user does: POST
+// /v1/auth/email/verification with its token, the token from the mail, POST
+// /v1/auth/email/verify; asserts each step.
+void verifyEmail(const ServerProcess& server, const Account& account);
+// The user ids whose address is `email` (case-insensitive), comma-separated
+// ("" when none).
+std::string usersWithEmail(const ServerProcess& server, const std::string& email);
+// The providers linked to `userId`, sorted, comma-separated ("" when none).
+std::string linkedProviders(const ServerProcess& server, const std::string& userId);
+
 }  // namespace rapport::e2e::social

@@ -2,7 +2,10 @@
 // validation): enable, confirm, the login challenge in its three variants,
 // remember_me, replay, recovery codes, the e-mailed code in the outbox, the
 // resend and wrong-code limits, expiry, auth.two_factor_status = 200,
-// disable and regenerate. TOTP codes come from oathtool.
+// disable and regenerate; enabling asks for the password, and a mailbox
+// alone does not pass both factors (the e-mailed code refused for a day
+// after a reset by e-mail, a notice for each sign-in with one). TOTP codes
+// come from oathtool.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <filesystem>
@@ -11,6 +14,7 @@
 #include <sstream>
 
 #include "e2e/common/Api.h"
+#include "e2e/reset/ResetMailReading.h"
 #include "support/OathTool.h"
 #include "support/smtp/Mailbox.h"
 #include "support/smtp/SmtpServer.h"
@@ -38,7 +42,8 @@ Enabled enable(HttpClient& client, const std::string& label) {
   Enabled e;
   e.account = registerUser(client, label);
   const Json started = E2E_ASSERT_DATA(
-      200, client.post("/v1/auth/2fa/enable", Json::object(), bearer(e.account.token)));
+      200, client.post("/v1/auth/2fa/enable", Json::object({{"password", e.account.password}}),
+                       bearer(e.account.token)));
   e.secret = started["secret"].asString();
   CPPUNIT_ASSERT(std::regex_match(e.secret, std::regex("[A-Z2-7]{32}")));
   // The URI's label is "Rapport:" and the e-mail, percent-encoded.
@@ -91,9 +96,11 @@ std::string outboxOf(const ServerProcess& s) {
   return (fs::path(s.workDir()) / "data" / "outbox").string();
 }
 
-// The 6-digit code of the one sign-in mail to `to` in the mail folder `dir`.
-std::string mailedCode(const std::string& dir, const std::string& to) {
-  const rapport::test::smtp::Mail mail = rapport::test::smtp::waitForMailTo(dir, to, 1).front();
+// The 6-digit code of the `nth` (from 1) mail to `to` in the mail folder
+// `dir`: the one sign-in mail unless said otherwise.
+std::string mailedCode(const std::string& dir, const std::string& to, std::size_t nth = 1) {
+  const rapport::test::smtp::Mail mail =
+      rapport::test::smtp::waitForMailTo(dir, to, nth).at(nth - 1);
   std::smatch match;
   if (!std::regex_search(mail.text, match, std::regex("(?:^|\\s)([0-9]{6})(?=\\s|$)"))) {
     throw std::runtime_error("no 6-digit code in " + mail.file + ":\n" + mail.text);
@@ -127,6 +134,9 @@ class TwoFactorE2eTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testFiveWrongCodesAnd404s);
   CPPUNIT_TEST(testExpiredChallengeAndStatus200);
   CPPUNIT_TEST(testDisableAndRegenerate);
+  CPPUNIT_TEST(testEnableAsksForThePassword);
+  CPPUNIT_TEST(testMailedCodeRefusedAfterAResetByMail);
+  CPPUNIT_TEST(testMailedCodeSignInMailsANotice);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -139,8 +149,9 @@ class TwoFactorE2eTest : public CppUnit::TestFixture {
         E2E_ASSERT_DATA(200, client.get("/v1/user/profile", bearer(e.account.token)));
     CPPUNIT_ASSERT_EQUAL(true, profile["two_factor_enabled"].asBool());
     // Already on: 409.
-    E2E_ASSERT_ERROR(409,
-                     client.post("/v1/auth/2fa/enable", Json::object(), bearer(e.account.token)));
+    E2E_ASSERT_ERROR(
+        409, client.post("/v1/auth/2fa/enable", Json::object({{"password", e.account.password}}),
+                         bearer(e.account.token)));
 
     const std::string id = challenge(client, e.account);
     const std::string code = nextCode(e);
@@ -313,6 +324,76 @@ class TwoFactorE2eTest : public CppUnit::TestFixture {
     // Confirm without enable first: 409.
     E2E_ASSERT_ERROR(409,
                      client.post("/v1/auth/2fa/confirm", Json::object({{"code", "123456"}}), auth));
+  }
+
+  // Issue 21: a stolen token alone cannot bind the account to its holder's
+  // authenticator.
+  void testEnableAsksForThePassword() {
+    HttpClient client(server().port());
+    const Account account = registerUser(client, "enablepw");
+    const Headers auth = bearer(account.token);
+    const Json missing =
+        E2E_ASSERT_ERROR(422, client.post("/v1/auth/2fa/enable", Json::object(), auth));
+    CPPUNIT_ASSERT(missing["errors"].contains("password"));
+    const Json wrong = E2E_ASSERT_ERROR(
+        422,
+        client.post("/v1/auth/2fa/enable", Json::object({{"password", "not-my-password"}}), auth));
+    CPPUNIT_ASSERT(wrong["errors"].contains("password"));
+    const auto rows = queryDatabase(
+        server().databaseUrl(),
+        "SELECT COUNT(*) FROM two_factor_secrets WHERE user_id = " + sqlQuote(account.userId));
+    CPPUNIT_ASSERT_EQUAL(std::string("0"), rows.at(0).at(0));
+    E2E_ASSERT_DATA(200, client.post("/v1/auth/2fa/enable",
+                                     Json::object({{"password", account.password}}), auth));
+  }
+
+  // Decisions §4 (issue 21): whoever reads the mailbox can reset the
+  // password and read an e-mailed code. For a day after a reset by e-mail
+  // the e-mailed code is refused; the authenticator app still works.
+  void testMailedCodeRefusedAfterAResetByMail() {
+    HttpClient client(server().port());
+    Enabled e = enable(client, "mailbox");
+    const std::string dir = outboxOf(server());
+    E2E_ASSERT_STATUS(
+        200, client.post("/v1/auth/forgot-password", Json::object({{"email", e.account.email}})));
+    const std::string token = rapport::e2e::reset::resetTokenIn(
+        rapport::test::smtp::waitForMailTo(dir, e.account.email, 1).at(0));
+    e.account.password = "a password set through the mailbox";
+    E2E_ASSERT_STATUS(200,
+                      client.post("/v1/auth/reset-password",
+                                  Json::object({{"token", token},
+                                                {"email", e.account.email},
+                                                {"password", e.account.password},
+                                                {"password_confirmation", e.account.password}})));
+    const std::string id = challenge(client, e.account);
+    E2E_ASSERT_STATUS(
+        200, client.post("/v1/auth/two-factor/resend", Json::object({{"two_factor_token", id}})));
+    const std::string code = mailedCode(dir, e.account.email, 2);
+    for (const char* path : {"/v1/auth/two-factor/verify", "/v1/auth/2fa/challenge"}) {
+      const Json refused = E2E_ASSERT_ERROR(
+          422, client.post(path, Json::object({{"two_factor_token", id}, {"code", code}})));
+      CPPUNIT_ASSERT_EQUAL(std::string("Use your authenticator app or a recovery code."),
+                           refused["errors"]["code"].asArray().at(0).asString());
+    }
+    // oathtool's code passes, on the same challenge.
+    assertLoggedIn(client,
+                   client.post("/v1/auth/two-factor/verify",
+                               Json::object({{"two_factor_token", id}, {"code", nextCode(e)}})),
+                   e.account, 3600);
+  }
+
+  // Without a reset the e-mailed code signs in, and the user is told.
+  void testMailedCodeSignInMailsANotice() {
+    HttpClient client(server().port());
+    const Enabled e = enable(client, "notice");
+    const std::string dir = outboxOf(server());
+    resendAndVerify(client, e, challenge(client, e.account), dir);
+    const auto mails = rapport::test::smtp::waitForMailTo(dir, e.account.email, 2);
+    // The text is wrapped: compare it on one line.
+    const std::string notice = std::regex_replace(mails.at(1).text, std::regex("\\s+"), " ");
+    CPPUNIT_ASSERT_MESSAGE(notice,
+                           notice.find("with a code sent to this address") != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(notice, notice.find("from 127.0.0.1") != std::string::npos);
   }
 };
 

@@ -165,6 +165,7 @@ class FakeRegistry : public rapport::Registry {
     schemas[name] = std::move(value);
   }
   void batch(const std::string&, rapport::BatchSpec) override {}
+  void metrics(std::vector<rapport::MetricFamily>, rapport::MetricCollector) override {}
   std::map<std::string, rapport::RouteDoc> docs;
   std::map<std::string, rapport::Json> schemas;
 

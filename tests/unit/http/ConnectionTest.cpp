@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "http/HttpServer.h"
 #include "http/Pipeline.h"
@@ -87,6 +88,13 @@ class RawClient {
       for (std::size_t n = std::stoul(length); n > 0; --n) reply.body += next();
     }
     return reply;
+  }
+
+  // Whether bytes (or the end) arrive within `limit`.
+  bool readable(std::chrono::milliseconds limit) {
+    if (position_ < buffer_.size()) return true;
+    return socket_.poll(Poco::Timespan(std::chrono::microseconds(limit).count()),
+                        Poco::Net::Socket::SELECT_READ);
   }
 
   // Whether the server closed the connection, with nothing more sent.
@@ -174,6 +182,8 @@ class ConnectionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testLeastRecentlyActiveConnectionIsShed);
   CPPUNIT_TEST(testNothingToShedAnswers503);
   CPPUNIT_TEST(testAddressCapAnswers503);
+  CPPUNIT_TEST(testTrickledBodyGets408AtItsDeadline);
+  CPPUNIT_TEST(testSlowestBodyIsShedWhenNoneIsIdle);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -529,6 +539,80 @@ class ConnectionTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().refusedFull.load());
   }
 
+  // server.body_timeout is a total from the end of the head: a byte every
+  // 100 ms does not move it (it was a silence, which each byte reset).
+  void testTrickledBodyGets408AtItsDeadline() {
+    HttpOptions o = options();
+    o.limits.body = std::chrono::milliseconds(600);
+    restart(o);
+    RawClient client(port_);
+    const std::string body = jsonBody(100);
+    client.send("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n");
+    const auto headSent = std::chrono::steady_clock::now();
+    std::size_t sent = 0;
+    // Until the server speaks; the whole body would take 10 s at this pace.
+    while (!client.readable(std::chrono::milliseconds(100))) {
+      CPPUNIT_ASSERT_MESSAGE("the body was trickled to its last byte without an answer",
+                             sent + 1 < body.size());
+      client.send(body.substr(sent++, 1));
+    }
+    const auto answered = std::chrono::steady_clock::now();
+    const Reply reply = client.read();
+    CPPUNIT_ASSERT_EQUAL(408, reply.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("close"), reply.header("Connection"));
+    CPPUNIT_ASSERT(answered - headSent >= std::chrono::milliseconds(600));
+    CPPUNIT_ASSERT_MESSAGE("sent " + std::to_string(sent) + " bytes", sent >= 3);
+    CPPUNIT_ASSERT(client.closedByServer());
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().bodyTimeouts.load());
+  }
+
+  // At max_connections with no idle connection, a new client closes the
+  // connection whose body arrives at the lowest pace, once bodies have had
+  // a second to show it; the faster bodies finish and are answered.
+  void testSlowestBodyIsShedWhenNoneIsIdle() {
+    HttpOptions o = options();
+    o.limits.maxConnections = 3;
+    o.limits.body = std::chrono::seconds(30);
+    restart(o);
+    const std::string body = jsonBody(200);
+    // Each waits for the interim answer, sent once its head is read: every
+    // one is then receiving its body (none is an idle connection to shed),
+    // and the slow one, first, is judged no later than the others.
+    const auto receivingBody = [this] {
+      auto client = std::make_unique<RawClient>(port_);
+      client->send(
+          "POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n"
+          "Expect: 100-continue\r\n\r\n");
+      CPPUNIT_ASSERT_EQUAL(100, client->read().status);
+      return client;
+    };
+    const auto slow = receivingBody();
+    slow->send(body.substr(0, 1));
+    std::vector<std::unique_ptr<RawClient>> fast;
+    for (int i = 0; i < 2; ++i) {
+      fast.push_back(receivingBody());
+      fast.back()->send(body.substr(0, 100));
+    }
+    // New clients are refused (503) until a body has arrived for a second
+    // (or served in the place of a refused one still lingering).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int status = 0;
+    while (server_->stats().shedSlowBodies.load() == 0 &&
+           std::chrono::steady_clock::now() < deadline) {
+      RawClient late(port_);
+      late.send("GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n");
+      status = late.read().status;
+      if (status == 503) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // pacing
+    }
+    CPPUNIT_ASSERT_EQUAL(200, status);
+    CPPUNIT_ASSERT(slow->closedByServer());
+    for (auto& upload : fast) {
+      upload->send(body.substr(100));
+      CPPUNIT_ASSERT_EQUAL(201, upload->read().status);
+    }
+    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), server_->stats().shedSlowBodies.load());
+  }
+
   void testAddressCapAnswers503() {
     HttpOptions o = options();
     o.limits.maxPerAddress = 2;
@@ -571,6 +655,11 @@ class ConnectionTest : public CppUnit::TestFixture {
     server_ = std::make_unique<HttpServer>(o, *pipeline_);
     server_->start();
     port_ = server_->port();
+  }
+
+  // {"a":"xxx..."} of exactly `size` bytes.
+  static std::string jsonBody(std::size_t size) {
+    return "{\"a\":\"" + std::string(size - 8, 'x') + "\"}";
   }
 
   static void assertRefusal(const Reply& reply) {

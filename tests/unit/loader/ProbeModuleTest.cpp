@@ -66,6 +66,7 @@ class RecordingRegistry final : public rapport::Registry {
   void describe(const std::string&, const std::string&, rapport::RouteDoc) override {}
   void schema(const std::string&, rapport::Json) override {}
   void batch(const std::string&, rapport::BatchSpec) override {}
+  void metrics(std::vector<rapport::MetricFamily>, rapport::MetricCollector) override {}
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The mailer without a network: the outbox transport (files, modes, names,
-// parseable MIME), the queue (bounded, drained at stop), refusals of
-// header injection, the mail.* settings, and Letter composition.
+// The mailer's pieces without a network or a database: the outbox
+// transport (files, modes, names, parseable MIME, the point of no return),
+// refusals of header injection, the mail.* settings, and Letter
+// composition. The outbox table and its sender are unit.mail_outbox.
 #include <cppunit/extensions/HelperMacros.h>
 #include <sys/stat.h>
 
@@ -13,14 +14,13 @@
 #include "mail/Envelope.h"
 #include "mail/Letter.h"
 #include "mail/MailOptions.h"
-#include "mail/MailService.h"
 #include "mail/OutboxTransport.h"
+#include "mail/SmtpTransport.h"
 #include "support/TestEnv.h"
 #include "support/smtp/SmtpServer.h"
 
 namespace mail = rapport::host::mail;
 namespace fs = std::filesystem;
-using rapport::test::mail::LogCapture;
 using rapport::test::mail::MapConfig;
 using rapport::test::smtp::readMail;
 using namespace std::chrono_literals;
@@ -48,6 +48,14 @@ mode_t modeOf(const std::string& path) {
   return st.st_mode & 07777;
 }
 
+// A point of no return that only counts its calls.
+struct Counted {
+  int calls = 0;
+  mail::PointOfNoReturn hook() {
+    return [this] { ++calls; };
+  }
+};
+
 template <typename Fn>
 std::string invalidArgument(Fn&& fn) {
   try {
@@ -64,10 +72,9 @@ class MailServiceTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(MailServiceTest);
   CPPUNIT_TEST(testOutboxWritesParseableMail);
   CPPUNIT_TEST(testOutboxNamesSortInSendOrder);
+  CPPUNIT_TEST(testOutboxRenameIsThePointOfNoReturn);
   CPPUNIT_TEST(testTextOnlyMessage);
   CPPUNIT_TEST(testHeaderInjectionRefused);
-  CPPUNIT_TEST(testFullQueueDropsNewMessage);
-  CPPUNIT_TEST(testStopDeliversWhatIsQueued);
   CPPUNIT_TEST(testSettings);
   CPPUNIT_TEST(testSettingsRefused);
   CPPUNIT_TEST(testLetterComposition);
@@ -77,13 +84,12 @@ class MailServiceTest : public CppUnit::TestFixture {
 
  public:
   void testOutboxWritesParseableMail() {
-    LogCapture log;
     const std::string outbox = rapport::test::tempDirectory("outbox") + "/data/outbox";
-    MapConfig config{{"mail.outbox", outbox}, {"mail.from", "hello@rapport.test"}};
-    auto service = mail::MailService::fromConfig(config);
-    service->start();
-    service->send(message());
-    service->stop();  // drains: the file is there when stop() returns
+    mail::OutboxTransport transport(outbox);
+    const auto envelope = mail::makeEnvelope(message(), "hello@rapport.test");
+    Counted point;
+    transport.deliver(envelope, point.hook());
+    CPPUNIT_ASSERT_EQUAL(1, point.calls);
     CPPUNIT_ASSERT_EQUAL(mode_t{0700}, modeOf(outbox));
     const auto files = outboxFiles(outbox, true);
     CPPUNIT_ASSERT_EQUAL(std::size_t{1}, files.size());  // no temporary file left
@@ -101,27 +107,44 @@ class MailServiceTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("<p>Your code is 424242.</p>"), m.html);
     CPPUNIT_ASSERT(m.raw.find("\r\nMime-Version: 1.0\r\n") != std::string::npos);
     CPPUNIT_ASSERT(m.raw.find("Auto-Submitted: auto-generated") != std::string::npos);
-    // The id in the name is the one of the log and of the Message-ID.
-    const std::string id = name.substr(name.find("mail_"), 31);
-    CPPUNIT_ASSERT_EQUAL("<" + id + "@rapport.test>", m.messageId);
-    CPPUNIT_ASSERT_EQUAL(1, log.countLines({"mail sent", "mail_id=" + id, "purpose=two-factor-code",
-                                            "to_domain=example.com"}));
-    CPPUNIT_ASSERT(!log.contains("424242"));
+    // The id in the name is the one of the log, of the outbox table and of the Message-ID.
+    CPPUNIT_ASSERT_EQUAL(envelope.id, name.substr(name.find("mail_"), 31));
+    CPPUNIT_ASSERT_EQUAL("<" + envelope.id + "@rapport.test>", m.messageId);
   }
 
   void testOutboxNamesSortInSendOrder() {
     const std::string outbox = rapport::test::tempDirectory("outbox") + "/outbox";
-    mail::MailOptions o;
-    o.outbox = outbox;
-    mail::MailService service(o, std::make_unique<mail::OutboxTransport>(outbox));
-    service.start();
-    for (int i = 0; i < 12; ++i) service.send(message("user" + std::to_string(i) + "@example.com"));
-    service.stop();
+    mail::OutboxTransport transport(outbox);
+    Counted point;
+    for (int i = 0; i < 12; ++i) {
+      transport.deliver(
+          mail::makeEnvelope(message("user" + std::to_string(i) + "@example.com"), "a@b.test"),
+          point.hook());
+    }
     const auto files = outboxFiles(outbox);
     CPPUNIT_ASSERT_EQUAL(std::size_t{12}, files.size());
     for (int i = 0; i < 12; ++i) {
       CPPUNIT_ASSERT_EQUAL("user" + std::to_string(i) + "@example.com", readMail(files[i]).to);
     }
+  }
+
+  // The file is complete before the point of no return and in place only
+  // after it: a point that throws (the sender lost its claim) leaves no file.
+  void testOutboxRenameIsThePointOfNoReturn() {
+    const std::string outbox = rapport::test::tempDirectory("outbox");
+    mail::OutboxTransport transport(outbox);
+    std::size_t seenAtThePoint = 99;
+    try {
+      transport.deliver(mail::makeEnvelope(message(), "a@b.test"), [&] {
+        seenAtThePoint = outboxFiles(outbox).size();
+        throw std::runtime_error("claim lost");
+      });
+      CPPUNIT_FAIL("the point of no return's exception was swallowed");
+    } catch (const std::runtime_error& e) {
+      CPPUNIT_ASSERT_EQUAL(std::string("claim lost"), std::string(e.what()));
+    }
+    CPPUNIT_ASSERT_EQUAL(std::size_t{0}, seenAtThePoint);
+    CPPUNIT_ASSERT_EQUAL(std::size_t{0}, outboxFiles(outbox, true).size());
   }
 
   void testTextOnlyMessage() {
@@ -131,7 +154,8 @@ class MailServiceTest : public CppUnit::TestFixture {
     m.text = "Ligne un\r\nLigne deux é\n";
     const auto envelope = mail::makeEnvelope(m, "no-reply@rapport.test");
     const std::string dir = rapport::test::tempDirectory("mime");
-    mail::OutboxTransport(dir).deliver(envelope);
+    Counted point;
+    mail::OutboxTransport(dir).deliver(envelope, point.hook());
     const auto parsed = readMail(outboxFiles(dir).front());
     CPPUNIT_ASSERT_EQUAL(std::string("text/plain"), parsed.contentType);
     CPPUNIT_ASSERT_EQUAL(std::string("Réinitialiser — ünïcode"), parsed.subject);
@@ -144,66 +168,29 @@ class MailServiceTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(parsed.raw.find("Subject: =?UTF-8?") != std::string::npos);
   }
 
+  // MailService::send() builds the envelope first, so what makeEnvelope
+  // refuses never reaches the outbox table (unit.mail_outbox checks that).
   void testHeaderInjectionRefused() {
-    const std::string outbox = rapport::test::tempDirectory("outbox");
-    mail::MailOptions o;
-    mail::MailService service(o, std::make_unique<mail::OutboxTransport>(outbox));
+    const std::string from = "no-reply@localhost";
     for (const std::string to :
          {"ann@example.com\r\nBcc: eve@evil.test", "ann@example.com\nBcc: eve@evil.test",
           "ann@example.com, eve@evil.test", "Ann <ann@example.com>", "<ann@example.com>",
           "ann@example.com;eve@evil.test", "ann example@example.com", "ann.example.com",
           "ann@@example.com", "ann@", "@example.com", "", "\"ann\"@example.com",
           "ann@example.com\t"}) {
-      const std::string what = invalidArgument([&] { service.send(message(to)); });
+      const std::string what = invalidArgument([&] { mail::makeEnvelope(message(to), from); });
       CPPUNIT_ASSERT_EQUAL_MESSAGE(to, std::string("mail recipient must be one plain address"),
                                    what);
     }
     mail::MailMessage bad = message();
     bad.subject = "Hello\r\nBcc: eve@evil.test";
     CPPUNIT_ASSERT_EQUAL(std::string("mail subject must not contain a line break"),
-                         invalidArgument([&] { service.send(bad); }));
+                         invalidArgument([&] { mail::makeEnvelope(bad, from); }));
     bad.subject = "Hello\nX-Evil: 1";
-    invalidArgument([&] { service.send(bad); });
-    CPPUNIT_ASSERT_EQUAL(std::size_t{0}, service.queued());
+    invalidArgument([&] { mail::makeEnvelope(bad, from); });
     // A plain address with a plus, dots, a sub-domain and UTF-8 passes.
-    service.send(message("ann.o'neil+reset@mail.example.co.uk"));
-    service.send(message("zoë@exämple.test"));
-    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, service.queued());
-  }
-
-  void testFullQueueDropsNewMessage() {
-    LogCapture log;
-    const std::string outbox = rapport::test::tempDirectory("outbox");
-    mail::MailOptions o;
-    o.queueSize = 2;
-    mail::MailService service(o, std::make_unique<mail::OutboxTransport>(outbox));
-    service.send(message("a@example.com"));  // not started: queued
-    service.send(message("b@example.com"));
-    service.send(message("c@example.net"));  // dropped, and send() does not throw
-    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, service.queued());
-    CPPUNIT_ASSERT_EQUAL(
-        1, log.countLines({"level=error", "mail dropped: queue full", "purpose=two-factor-code",
-                           "to_domain=example.net", "queue_size=2"}));
-    service.start();
-    service.stop();
-    const auto files = outboxFiles(outbox);
-    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, files.size());
-    CPPUNIT_ASSERT_EQUAL(std::string("a@example.com"), readMail(files[0]).to);
-    CPPUNIT_ASSERT_EQUAL(std::string("b@example.com"), readMail(files[1]).to);
-  }
-
-  void testStopDeliversWhatIsQueued() {
-    LogCapture log;
-    const std::string outbox = rapport::test::tempDirectory("outbox");
-    mail::MailOptions o;
-    o.drainTimeout = 10s;
-    mail::MailService service(o, std::make_unique<mail::OutboxTransport>(outbox));
-    service.start();
-    for (int i = 0; i < 20; ++i) service.send(message());
-    service.stop();
-    CPPUNIT_ASSERT_EQUAL(std::size_t{20}, outboxFiles(outbox).size());
-    CPPUNIT_ASSERT_EQUAL(0, log.countLines({"dropped"}));
-    service.stop();  // twice is fine
+    mail::makeEnvelope(message("ann.o'neil+reset@mail.example.co.uk"), from);
+    mail::makeEnvelope(message("zoë@exämple.test"), from);
   }
 
   void testSettings() {
@@ -235,14 +222,13 @@ class MailServiceTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(d.smtp.startTls == mail::StartTls::Auto);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{10}, static_cast<std::int64_t>(d.smtp.timeout.count()));
     CPPUNIT_ASSERT_EQUAL(std::size_t{1000}, d.queueSize);
-    CPPUNIT_ASSERT_EQUAL(std::size_t{5}, d.retrySchedule.size());
-    // With a host, SMTP; without, the outbox (created at once).
-    CPPUNIT_ASSERT(!fs::exists(outbox));
-    mail::MailService::fromConfig(config);
-    CPPUNIT_ASSERT(!fs::exists(outbox));
-    config.values.erase("mail.smtp.host");
-    mail::MailService::fromConfig(config);
-    CPPUNIT_ASSERT(fs::is_directory(outbox));
+    const std::vector<std::chrono::milliseconds> schedule = {0s, 30s, 2min, 10min, 30min};
+    CPPUNIT_ASSERT(d.retrySchedule == schedule);
+    CPPUNIT_ASSERT(d.lease == 100s);  // ten SMTP steps of mail.smtp.timeout
+    CPPUNIT_ASSERT(o.lease == 300s);
+    config.values["mail.retry_schedule"] = "0, 5,60";
+    const std::vector<std::chrono::milliseconds> custom = {0s, 5s, 60s};
+    CPPUNIT_ASSERT(mail::MailOptions::fromConfig(config).retrySchedule == custom);
   }
 
   void testSettingsRefused() {
@@ -263,6 +249,13 @@ class MailServiceTest : public CppUnit::TestFixture {
         {{{"mail.from", "no-reply@example.com\r\nBcc: x@y.z"}},
          "mail.from must be one plain address like no-reply@example.com"},
         {{{"mail.outbox", ""}}, "mail.outbox must not be empty"},
+        {{{"mail.retry_schedule", ""}}, "mail.retry_schedule must list 1 to 20 delays in seconds"},
+        {{{"mail.retry_schedule", "0,30s"}},
+         "mail.retry_schedule: \"30s\" is not a number of seconds from 0 to 86400"},
+        {{{"mail.retry_schedule", "0,-1"}},
+         "mail.retry_schedule: \"-1\" is not a number of seconds from 0 to 86400"},
+        {{{"mail.retry_schedule", "86401"}},
+         "mail.retry_schedule: \"86401\" is not a number of seconds from 0 to 86400"},
     };
     for (const auto& [values, expected] : cases) {
       MapConfig config;
@@ -272,7 +265,8 @@ class MailServiceTest : public CppUnit::TestFixture {
     }
     MapConfig badCa{{"mail.smtp.host", "smtp.example.com"},
                     {"mail.smtp.ca_file", "/nonexistent/ca.pem"}};
-    CPPUNIT_ASSERT_THROW(mail::MailService::fromConfig(badCa), std::exception);
+    CPPUNIT_ASSERT_THROW(mail::SmtpTransport(mail::MailOptions::fromConfig(badCa).smtp),
+                         std::exception);
   }
 
   void testLetterComposition() {
@@ -354,7 +348,9 @@ class MailServiceTest : public CppUnit::TestFixture {
     letter.paragraphs = {"Voici votre jeton :"};
     letter.code = "tok-ÄÖÜ-123";
     const std::string dir = rapport::test::tempDirectory("mime");
-    mail::OutboxTransport(dir).deliver(mail::makeEnvelope(mail::compose(letter), "a@example.com"));
+    Counted point;
+    mail::OutboxTransport(dir).deliver(mail::makeEnvelope(mail::compose(letter), "a@example.com"),
+                                       point.hook());
     const auto parsed = readMail(outboxFiles(dir).front());
     CPPUNIT_ASSERT_EQUAL(std::string("Rapport: Réinitialisez votre mot de passe"), parsed.subject);
     CPPUNIT_ASSERT_EQUAL(std::string("zoë@example.com"), parsed.to);

@@ -1,6 +1,7 @@
 // The redis-server of the tests (ctest fixture "redis", .ci/lib/redis.sh):
 // its URL, a raw client for looking at what the stores wrote, and a port
-// nothing listens on (redis down).
+// nothing listens on (redis down). A server of a test's own, which it may
+// stop: PrivateRedis.h.
 #pragma once
 
 #include <Poco/Net/ServerSocket.h>
@@ -27,14 +28,6 @@ inline std::string redisUrl() {
     throw std::runtime_error(
         "no test redis: run the ctest fixture (redis.start) or set RAPPORT_TEST_REDIS_URL");
   }
-  return url;
-}
-
-// The URL a `.ci/lib/redis.sh start DIR` wrote (a private server a test may stop).
-inline std::string redisUrlIn(const std::string& stateDir) {
-  std::ifstream file(stateDir + "/url");
-  std::string url;
-  if (!(file >> url)) throw std::runtime_error("no redis url in " + stateDir);
   return url;
 }
 

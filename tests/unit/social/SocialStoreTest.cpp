@@ -18,6 +18,7 @@ using rapport::host::accounts::kMicrosPerSecond;
 using rapport::test::accounts::AccountsHarness;
 namespace store = rapport::host::accounts::social::store;
 using rapport::host::accounts::social::PendingState;
+using rapport::host::accounts::social::StateClaim;
 
 namespace {
 
@@ -29,9 +30,14 @@ PendingState newState(AccountsHarness& h, const std::string& provider, std::int6
   state.redirectUri = "https://app.example/cb";
   state.createdAt = h.time.now();
   state.expiresAt = h.time.now() + ttlSeconds * kMicrosPerSecond;
+  state.bindingHash = rapport::sha256Hex("binding");
+  state.clientHash = rapport::sha256Hex("client");
   store::insertState(*h.db, state);
   return state;
 }
+
+// The client that asked for the states of newState(), without its cookie.
+const StateClaim kSameClient{std::nullopt, rapport::sha256Hex("client")};
 
 }  // namespace
 
@@ -41,6 +47,7 @@ class SocialStoreTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testStateOfAnotherProviderIsLeftAlone);
   CPPUNIT_TEST(testStateExpires);
   CPPUNIT_TEST(testConcurrentCallbacksConsumeOnce);
+  CPPUNIT_TEST(testStateIsBoundToItsClient);
   CPPUNIT_TEST(testExchangeCodeIsConsumedOnceAndExpires);
   CPPUNIT_TEST(testPurgeJobDeletesExpiredRows);
   CPPUNIT_TEST_SUITE_END();
@@ -49,30 +56,36 @@ class SocialStoreTest : public CppUnit::TestFixture {
   void testStateIsConsumedOnce() {
     AccountsHarness h;
     const PendingState state = newState(h, "google", 600);
-    const auto consumed = store::consumeState(*h.db, state.stateHash, "google", h.time.now());
+    const auto consumed =
+        store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient);
     CPPUNIT_ASSERT(consumed.has_value());
     CPPUNIT_ASSERT_EQUAL(state.codeVerifierSealed, consumed->codeVerifierSealed);
     CPPUNIT_ASSERT_EQUAL(state.redirectUri, consumed->redirectUri);
-    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now()));
     CPPUNIT_ASSERT(
-        !store::consumeState(*h.db, rapport::sha256Hex("unknown"), "google", h.time.now()));
+        !store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(!store::consumeState(*h.db, rapport::sha256Hex("unknown"), "google",
+                                        h.time.now(), kSameClient));
   }
 
   void testStateOfAnotherProviderIsLeftAlone() {
     AccountsHarness h;
     const PendingState state = newState(h, "google", 600);
-    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "github", h.time.now()));
-    CPPUNIT_ASSERT(store::consumeState(*h.db, state.stateHash, "google", h.time.now()));
+    CPPUNIT_ASSERT(
+        !store::consumeState(*h.db, state.stateHash, "github", h.time.now(), kSameClient));
+    CPPUNIT_ASSERT(
+        store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
   }
 
   void testStateExpires() {
     AccountsHarness h;
     const PendingState state = newState(h, "google", 600);
     h.time.advanceSeconds(600);  // exactly at expiry: gone
-    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now()));
+    CPPUNIT_ASSERT(
+        !store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient));
     const PendingState other = newState(h, "google", 600);
     h.time.advanceSeconds(599);
-    CPPUNIT_ASSERT(store::consumeState(*h.db, other.stateHash, "google", h.time.now()));
+    CPPUNIT_ASSERT(
+        store::consumeState(*h.db, other.stateHash, "google", h.time.now(), kSameClient));
   }
 
   void testConcurrentCallbacksConsumeOnce() {
@@ -85,7 +98,8 @@ class SocialStoreTest : public CppUnit::TestFixture {
       for (int i = 0; i < 6; ++i) {
         threads.emplace_back([&] {
           try {
-            if (store::consumeState(*h.db, state.stateHash, "google", h.time.now())) ++winners;
+            if (store::consumeState(*h.db, state.stateHash, "google", h.time.now(), kSameClient))
+              ++winners;
           } catch (const std::exception&) {
             ++failures;
           }
@@ -95,6 +109,27 @@ class SocialStoreTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(0, failures.load());
       CPPUNIT_ASSERT_EQUAL(1, winners.load());
     }
+  }
+
+  void testStateIsBoundToItsClient() {
+    AccountsHarness h;
+    const PendingState state = newState(h, "google", 600);
+    const std::string otherClient = rapport::sha256Hex("other client");
+    // Another address without the cookie, or any address with another
+    // cookie: refused, and the state stays for its own client.
+    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now(),
+                                        {std::nullopt, otherClient}));
+    CPPUNIT_ASSERT(!store::consumeState(*h.db, state.stateHash, "google", h.time.now(),
+                                        {rapport::sha256Hex("forged"), state.clientHash}));
+    // The cookie decides when present: the right one from another address.
+    CPPUNIT_ASSERT(store::consumeState(*h.db, state.stateHash, "google", h.time.now(),
+                                       {state.bindingHash, otherClient}));
+    // A state stored without a binding (pending at the upgrade) never matches.
+    h.db->exec(
+        "INSERT INTO social_states (state_hash, provider, code_verifier_sealed, "
+        "redirect_uri, created_at, expires_at) VALUES ('old', 'google', 'x', 'y', ?, ?)",
+        {h.time.now(), h.time.now() + 600 * kMicrosPerSecond});
+    CPPUNIT_ASSERT(!store::consumeState(*h.db, "old", "google", h.time.now(), kSameClient));
   }
 
   void testExchangeCodeIsConsumedOnceAndExpires() {

@@ -68,7 +68,18 @@ class PoolTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(deadIdleSessionIsReplaced);
   CPPUNIT_TEST(deadSessionAtBeginIsRetried);
   CPPUNIT_TEST(connectionLostMidTransactionIsNotRetried);
+  CPPUNIT_TEST(refusalsNameTheirConfigurationKeys);
   CPPUNIT_TEST_SUITE_END();
+
+  static void assertRefused(const rapport::host::StorageOptions& options,
+                            const std::string& message) {
+    try {
+      rapport::host::SqlDatabase::open(options);
+      CPPUNIT_FAIL("expected a refusal: " + message);
+    } catch (const std::runtime_error& e) {
+      CPPUNIT_ASSERT_EQUAL(message, std::string(e.what()));
+    }
+  }
 
   static rapport::host::StorageOptions singleSession(int acquireTimeoutMs) {
     auto options = freshOptions();
@@ -90,6 +101,18 @@ class PoolTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(std::string("database pool exhausted"), std::string(e.what()));
     }
     CPPUNIT_ASSERT(std::chrono::steady_clock::now() - started >= 150ms);
+  }
+
+  // An operator fixes the key the message names: it must be the real one.
+  void refusalsNameTheirConfigurationKeys() {
+    auto options = freshOptions();
+    options.poolSize = 0;
+    assertRefused(options, "database.pool_size must be at least 1");
+    options = freshOptions();
+    options.lockTimeoutMs = -1;
+    assertRefused(options,
+                  "database.acquire_timeout_ms, database.sqlite_busy_timeout_ms and "
+                  "database.lock_timeout_ms must not be negative");
   }
 
   void waiterGetsTheReturnedSession() {

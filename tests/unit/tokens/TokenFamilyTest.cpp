@@ -1,13 +1,15 @@
 // Token families on a real database (both engines): a token is refreshed
 // once, a second refresh of it (reuse) revokes its whole family, two
 // concurrent refreshes issue one token, the session cap (max_session_age)
-// clips and then refuses, a context switch stays in the family, and the
-// migration gives existing tokens a family of their own.
+// clips and then refuses, a context switch stays in the family (never to
+// the token's own company, never with a refreshed token: that is reuse), and
+// the migration gives existing tokens a family of their own.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <latch>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -33,6 +35,10 @@ class TokenFamilyTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testSessionCapClipsThenRefuses);
   CPPUNIT_TEST(testSessionCapShorterThanTheTokenTtl);
   CPPUNIT_TEST(testContextSwitchStaysInTheFamily);
+  CPPUNIT_TEST(testContextSwitchToItsOwnCompanyIssuesNothing);
+  CPPUNIT_TEST(testContextSwitchWithARefreshedTokenIsReuse);
+  CPPUNIT_TEST(testARefusedSwitchWritesNothing);
+  CPPUNIT_TEST(testReuseInASwitchedChainEndsTheWholeLogin);
   CPPUNIT_TEST(testContextSwitchRespectsTheCap);
   CPPUNIT_TEST(testMigrationGivesExistingTokensAFamily);
   CPPUNIT_TEST_SUITE_END();
@@ -264,14 +270,121 @@ class TokenFamilyTest : public CppUnit::TestFixture {
                                              {switched->tokenId})
                                       .front()
                                       .i64("session_started_at"));
-    // The current token is left as it is (not refreshed): it refreshes once.
+    CPPUNIT_ASSERT_EQUAL(started, *tokens_->sessionStartedAt(switched->tokenId));
+    // The current token is left as it is (not refreshed): it refreshes once,
+    // and the other company's token lives on beside its successor.
     const auto fresh = tokens_->refresh(t.token);
     CPPUNIT_ASSERT(fresh);
     CPPUNIT_ASSERT(tokens_->authenticate(switched->token));
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));  // in its grace
     // One login: a reuse anywhere ends every company's token of it.
     CPPUNIT_ASSERT(!tokens_->refresh(t.token));
     CPPUNIT_ASSERT(!tokens_->authenticate(switched->token));
     CPPUNIT_ASSERT(!tokens_->authenticate(fresh->token));
+    CPPUNIT_ASSERT(!tokens_->refresh(switched->token));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0},
+                         countRows(*db_,
+                                   "SELECT COUNT(*) AS n FROM tokens WHERE family_id = ? AND "
+                                   "revoked_at IS NULL",
+                                   {t.familyId}));
+  }
+
+  void testContextSwitchToItsOwnCompanyIssuesNothing() {
+    // Before issue 21 this minted a sibling for the same company, outside the
+    // refresh chain: it outlived the parent's refresh and any reuse of it.
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    const rapport::Identity identity = *tokens_->authenticate(t.token);
+    bool admitted = false;
+    CPPUNIT_ASSERT(!tokens_->issueForCompany(identity, companyId_,
+                                             [&](rapport::Queryable&, const std::string& current) {
+                                               CPPUNIT_ASSERT_EQUAL(companyId_, current);
+                                               admitted = true;
+                                             }));
+    CPPUNIT_ASSERT(admitted);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, countRows(*db_, "SELECT COUNT(*) AS n FROM tokens"));
+    // Nothing happened to the token: it refreshes, and nobody else holds a
+    // token of its login.
+    const auto fresh = tokens_->refresh(t.token);
+    CPPUNIT_ASSERT(fresh);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, countRows(*db_,
+                                                    "SELECT COUNT(*) AS n FROM tokens WHERE "
+                                                    "family_id = ? AND revoked_at IS NULL",
+                                                    {t.familyId}));
+  }
+
+  void testContextSwitchWithARefreshedTokenIsReuse() {
+    const auto [ignored, second] =
+        rapport::test::tokens::seedOwner(*db_, time_.now(), "second", userId_);
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    const acc::IssuedToken otherLogin = tokens_->issue(userId_, companyId_, false);
+    const rapport::Identity identity = *tokens_->authenticate(t.token);
+    const auto sibling = tokens_->issueForCompany(identity, second);
+    CPPUNIT_ASSERT(sibling);
+    const auto fresh = tokens_->refresh(t.token);
+    CPPUNIT_ASSERT(fresh);
+    time_.advanceSeconds(10);
+    // Within its grace the refreshed token still authenticates, but showing
+    // it to switch is reuse: nothing issued, the whole login revoked (the
+    // token of the refresh and the earlier switch's sibling included), and
+    // the caller's checks never ran.
+    CPPUNIT_ASSERT(tokens_->authenticate(t.token));
+    bool admitted = false;
+    CPPUNIT_ASSERT(!tokens_->issueForCompany(
+        identity, second, [&](rapport::Queryable&, const std::string&) { admitted = true; }));
+    CPPUNIT_ASSERT(!admitted);
+    for (const std::string* token : {&t.token, &fresh->token, &sibling->token}) {
+      CPPUNIT_ASSERT(!tokens_->authenticate(*token));
+    }
+    CPPUNIT_ASSERT(!tokens_->refresh(fresh->token));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{3},
+                         countRows(*db_,
+                                   "SELECT COUNT(*) AS n FROM tokens WHERE family_id = ? AND "
+                                   "revoked_at = ?",
+                                   {t.familyId, time_.now()}));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{3}, countRows(*db_,
+                                                    "SELECT COUNT(*) AS n FROM tokens WHERE "
+                                                    "family_id = ?",
+                                                    {t.familyId}));
+    // Another login is another family.
+    CPPUNIT_ASSERT(tokens_->authenticate(otherLogin.token));
+    // A revoked token cannot switch either (and that is no reuse).
+    const acc::IssuedToken revoked = tokens_->issue(userId_, companyId_, false);
+    const rapport::Identity revokedIdentity = *tokens_->authenticate(revoked.token);
+    tokens_->revoke(revoked.tokenId);
+    CPPUNIT_ASSERT(!tokens_->issueForCompany(revokedIdentity, second));
+    CPPUNIT_ASSERT(tokens_->authenticate(otherLogin.token));
+  }
+
+  void testARefusedSwitchWritesNothing() {
+    // The caller's check throws (the route's 404 or 403): nothing issued,
+    // and the token is untouched.
+    const auto [ignored, second] =
+        rapport::test::tokens::seedOwner(*db_, time_.now(), "second", userId_);
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    const rapport::Identity identity = *tokens_->authenticate(t.token);
+    CPPUNIT_ASSERT_THROW(tokens_->issueForCompany(identity, second,
+                                                  [](rapport::Queryable&, const std::string&) {
+                                                    throw std::runtime_error("refused");
+                                                  }),
+                         std::runtime_error);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, countRows(*db_, "SELECT COUNT(*) AS n FROM tokens"));
+    CPPUNIT_ASSERT(tokens_->refresh(t.token));
+  }
+
+  void testReuseInASwitchedChainEndsTheWholeLogin() {
+    // The switched token refreshes in its own chain; a reuse there ends the
+    // login in every company, the token it was switched from included.
+    const auto [ignored, second] =
+        rapport::test::tokens::seedOwner(*db_, time_.now(), "second", userId_);
+    const acc::IssuedToken t = tokens_->issue(userId_, companyId_, false);
+    const auto switched = tokens_->issueForCompany(*tokens_->authenticate(t.token), second);
+    const auto next = tokens_->refresh(switched->token);
+    CPPUNIT_ASSERT(next);
+    CPPUNIT_ASSERT_EQUAL(t.familyId, next->familyId);
+    CPPUNIT_ASSERT(!tokens_->refresh(switched->token));
+    for (const std::string* token : {&t.token, &switched->token, &next->token}) {
+      CPPUNIT_ASSERT(!tokens_->authenticate(*token));
+    }
   }
 
   void testContextSwitchRespectsTheCap() {

@@ -11,6 +11,7 @@
 #include "TwoFactorFixture.h"
 #include "accounts/AccountsModule.h"
 #include "rapport/ids.h"
+#include "rapport/time.h"
 #include "ratelimit/MemoryAttemptLog.h"
 
 using namespace rapport::test::twofactor;
@@ -54,6 +55,48 @@ int countOf(const std::vector<int>& statuses, int status) {
   return static_cast<int>(std::count(statuses.begin(), statuses.end(), status));
 }
 
+// POST /auth/two-factor/resend for `challenge`; returns the mailed code.
+std::string resendFor(TwoFactorFixture& f, const std::string& challenge) {
+  f.h.mailer.clear();
+  const Response r = f.h.callPublic("POST", "/auth/two-factor/resend",
+                                    Json::object({{"two_factor_token", challenge}}));
+  if (r.status != 200) throw std::runtime_error("resend failed");
+  return mailedCode(f.h.mailer.messages().at(0));
+}
+
+// The reset token in a reset mail: the only run of 43 base64url characters.
+std::string resetTokenIn(const rapport::host::mail::MailMessage& message) {
+  std::smatch match;
+  if (!std::regex_search(message.text, match,
+                         std::regex("(^|[^A-Za-z0-9_-])([A-Za-z0-9_-]{43})($|[^A-Za-z0-9_-])"))) {
+    throw std::runtime_error("no reset token in mail: " + message.text);
+  }
+  return match[2];
+}
+
+// forgot-password, the mail job, reset-password: `email`'s password becomes
+// `password`, reset by e-mail.
+void resetByMail(TwoFactorFixture& f, const std::string& email, const std::string& password) {
+  f.h.mailer.clear();
+  f.h.callPublic("POST", "/auth/forgot-password", Json::object({{"email", email}}));
+  f.h.runJob("password-reset");
+  const std::string token = resetTokenIn(f.h.mailer.messages().at(0));
+  const Response r = f.h.callPublic("POST", "/auth/reset-password",
+                                    Json::object({{"token", token},
+                                                  {"email", email},
+                                                  {"password", password},
+                                                  {"password_confirmation", password}}));
+  if (r.status != 200) throw std::runtime_error("reset failed");
+}
+
+// A login with `password`; returns the challenge id.
+std::string challengeAfterReset(TwoFactorFixture& f, const std::string& email,
+                                const std::string& password) {
+  const Response r = f.login(email, false, password);
+  if (r.status != 403 || !r.data) throw std::runtime_error("login gave no challenge");
+  return (*r.data)["challenge_id"].asString();
+}
+
 class NoStopJob : public rapport::JobContext {
  public:
   bool stopping() const override { return false; }
@@ -78,6 +121,8 @@ class ChallengeRoutesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testPerUserBudgetOfWrongCodes);
   CPPUNIT_TEST(testResendMailsACodeThatWorks);
   CPPUNIT_TEST(testResendRateAndValidation);
+  CPPUNIT_TEST(testMailedCodeRefusedForADayAfterAResetByMail);
+  CPPUNIT_TEST(testSignInWithAMailedCodeMailsANotice);
   CPPUNIT_TEST(testDisabledUserCannotComplete);
   CPPUNIT_TEST(testFailsClosedWithoutGateAndPurges);
   CPPUNIT_TEST_SUITE_END();
@@ -395,6 +440,69 @@ class ChallengeRoutesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(200, f.complete(challenge, secondCode).status);
     // A used challenge: 404.
     CPPUNIT_ASSERT_EQUAL(404, expectError([&] { resend(body); }).status());
+  }
+
+  void testMailedCodeRefusedForADayAfterAResetByMail() {
+    // Decisions §4 (issue 21): whoever reads the mailbox can reset the
+    // password and read the e-mailed code; for a day after a reset by
+    // e-mail, only the authenticator app or a recovery code passes.
+    TwoFactorFixture f;
+    const TwoFactorUser u = f.enabledUser("pia@example.com");
+    const std::string newPassword = "a password set by mail";
+    resetByMail(f, u.user.email, newPassword);
+    const std::int64_t resetAt = f.h.time.now();
+    CPPUNIT_ASSERT_EQUAL(
+        resetAt, f.h.db->query("SELECT password_reset_at FROM users WHERE id = ?", {u.user.userId})
+                     .front()
+                     .i64("password_reset_at"));
+    const std::string challenge = challengeAfterReset(f, u.user.email, newPassword);
+    const std::string code = resendFor(f, challenge);
+    const rapport::Error refused = expectError([&] { f.complete(challenge, code); });
+    CPPUNIT_ASSERT_EQUAL(422, refused.status());
+    CPPUNIT_ASSERT(
+        hasFieldError(refused, "code", "Use your authenticator app or a recovery code."));
+    // The right code: no wrong answer counted, the challenge still open.
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, f.count("SELECT COALESCE(SUM(failures), 0) AS n FROM "
+                                                  "two_factor_challenges"));
+    // The authenticator app still passes (oathtool's code).
+    CPPUNIT_ASSERT_EQUAL(200, f.complete(challenge, f.nextCode(u.secret)).status);
+    // And so does a recovery code.
+    CPPUNIT_ASSERT_EQUAL(200,
+                         f.completeWithRecovery(challengeAfterReset(f, u.user.email, newPassword),
+                                                u.recoveryCodes[0])
+                             .status);
+    // A second before the day is over: still refused.
+    f.h.time.advanceMicros(resetAt + 24 * 3600 * acc::kMicrosPerSecond - 1 - f.h.time.now());
+    const std::string late = challengeAfterReset(f, u.user.email, newPassword);
+    const std::string lateCode = resendFor(f, late);
+    CPPUNIT_ASSERT_EQUAL(422, expectError([&] { f.complete(late, lateCode); }).status());
+    // A day after the reset, the e-mailed code works again.
+    f.h.time.advanceMicros(1);
+    f.h.mailer.clear();
+    CPPUNIT_ASSERT_EQUAL(200, f.complete(late, lateCode).status);
+    CPPUNIT_ASSERT_EQUAL(std::string("two-factor-notice"), f.h.mailer.messages().at(0).purpose);
+  }
+
+  void testSignInWithAMailedCodeMailsANotice() {
+    TwoFactorFixture f;
+    const TwoFactorUser u = f.enabledUser("quentin@example.com");
+    // The authenticator app: no notice.
+    f.h.mailer.clear();
+    CPPUNIT_ASSERT_EQUAL(200, f.complete(f.challenge(u.user.email), f.nextCode(u.secret)).status);
+    CPPUNIT_ASSERT(f.h.mailer.messages().empty());
+    // The e-mailed code (no reset on record): it signs in, and a notice goes out.
+    const std::string challenge = f.challenge(u.user.email);
+    const std::string code = resendFor(f, challenge);
+    f.h.mailer.clear();
+    const Response done = f.complete(challenge, code, "/auth/two-factor/verify");
+    CPPUNIT_ASSERT_EQUAL(200, done.status);
+    const auto mails = f.h.mailer.messages();
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, mails.size());
+    CPPUNIT_ASSERT_EQUAL(u.user.email, mails[0].to);
+    CPPUNIT_ASSERT_EQUAL(std::string("two-factor-notice"), mails[0].purpose);
+    CPPUNIT_ASSERT(mails[0].text.find(rapport::isoTimestamp(f.h.time.now())) != std::string::npos);
+    CPPUNIT_ASSERT(mails[0].text.find("192.0.2.10") != std::string::npos);
+    CPPUNIT_ASSERT(mails[0].text.find(code) == std::string::npos);
   }
 
   void testDisabledUserCannotComplete() {

@@ -14,6 +14,8 @@ using rapport::test::accounts::hasFieldError;
 class SetupRoutesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(SetupRoutesTest);
   CPPUNIT_TEST(testEnableAnswersSecretAndUri);
+  CPPUNIT_TEST(testEnableAsksForThePassword);
+  CPPUNIT_TEST(testEnableWithoutAPasswordNeedsAFreshSignIn);
   CPPUNIT_TEST(testEnableAgainReplacesThePendingSecret);
   CPPUNIT_TEST(testConfirmTurnsItOn);
   CPPUNIT_TEST(testConfirmRefusals);
@@ -27,7 +29,7 @@ class SetupRoutesTest : public CppUnit::TestFixture {
   void testEnableAnswersSecretAndUri() {
     TwoFactorFixture f;
     const auto user = f.h.registerUser("ann+2fa@example.com");
-    const Response r = f.h.call("POST", "/auth/2fa/enable", user.token);
+    const Response r = f.enable(user.token);
     CPPUNIT_ASSERT_EQUAL(200, r.status);
     const std::string secret = (*r.data)["secret"].asString();
     CPPUNIT_ASSERT_EQUAL(std::size_t{32}, secret.size());
@@ -47,13 +49,55 @@ class SetupRoutesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(false, me["two_factor_enabled"].asBool());
   }
 
+  void testEnableAsksForThePassword() {
+    // Issue 21: whoever holds a stolen token must not bind the account to
+    // their own authenticator (and lock its owner out of it).
+    TwoFactorFixture f;
+    const auto user = f.h.registerUser("pat@example.com");
+    const rapport::Error missing =
+        expectError([&] { f.h.call("POST", "/auth/2fa/enable", user.token, Json::object()); });
+    CPPUNIT_ASSERT_EQUAL(422, missing.status());
+    CPPUNIT_ASSERT(hasFieldError(missing, "password", ""));
+    const rapport::Error wrong = expectError([&] { f.enable(user.token, "not-the-password"); });
+    CPPUNIT_ASSERT_EQUAL(422, wrong.status());
+    CPPUNIT_ASSERT(hasFieldError(wrong, "password", "The password is incorrect."));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, f.count("SELECT COUNT(*) AS n FROM two_factor_secrets"));
+    CPPUNIT_ASSERT_EQUAL(200, f.enable(user.token).status);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, f.count("SELECT COUNT(*) AS n FROM two_factor_secrets"));
+    // Wrong passwords count in the login throttle, as for DELETE /auth/2fa.
+    for (int i = 0; i < 4; ++i)
+      expectError([&] { f.enable(user.token, "guess-" + std::to_string(i)); });
+    CPPUNIT_ASSERT_EQUAL(429, expectError([&] { f.enable(user.token, "guess-5"); }).status());
+  }
+
+  void testEnableWithoutAPasswordNeedsAFreshSignIn() {
+    // A social-login user has neither a password nor a code yet: a sign-in
+    // of the last 10 minutes is their proof of presence.
+    TwoFactorFixture f;
+    const auto user = f.h.registerUser("quin@example.com");
+    f.h.db->exec("UPDATE users SET password_hash = NULL WHERE id = ?", {user.userId});
+    f.h.time.advanceSeconds(600);
+    CPPUNIT_ASSERT_EQUAL(200, f.h.call("POST", "/auth/2fa/enable", user.token).status);
+    f.h.time.advanceSeconds(1);
+    const rapport::Error stale =
+        expectError([&] { f.h.call("POST", "/auth/2fa/enable", user.token); });
+    CPPUNIT_ASSERT_EQUAL(403, stale.status());
+    CPPUNIT_ASSERT(std::string(stale.what()).find("Sign in again") != std::string::npos);
+    // A refresh does not make the session fresh: it is the same sign-in.
+    const auto refreshed = f.h.tokens->refresh(user.token);
+    CPPUNIT_ASSERT(refreshed);
+    CPPUNIT_ASSERT_EQUAL(
+        403, expectError([&] { f.h.call("POST", "/auth/2fa/enable", refreshed->token); }).status());
+    // A new sign-in does.
+    const std::string fresh = f.h.tokenFor(user, user.companyId);
+    CPPUNIT_ASSERT_EQUAL(200, f.h.call("POST", "/auth/2fa/enable", fresh).status);
+  }
+
   void testEnableAgainReplacesThePendingSecret() {
     TwoFactorFixture f;
     const auto user = f.h.registerUser("bob@example.com");
-    const std::string first =
-        (*f.h.call("POST", "/auth/2fa/enable", user.token).data)["secret"].asString();
-    const std::string second =
-        (*f.h.call("POST", "/auth/2fa/enable", user.token).data)["secret"].asString();
+    const std::string first = (*f.enable(user.token).data)["secret"].asString();
+    const std::string second = (*f.enable(user.token).data)["secret"].asString();
     CPPUNIT_ASSERT(first != second);
     CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, f.count("SELECT COUNT(*) AS n FROM two_factor_secrets"));
     // The first secret's code no longer confirms; the second's does.
@@ -71,8 +115,7 @@ class SetupRoutesTest : public CppUnit::TestFixture {
     TwoFactorFixture f;
     const auto user = f.h.registerUser("cy@example.com");
     const std::string other = f.h.tokenFor(user, user.companyId);
-    const std::string secret =
-        (*f.h.call("POST", "/auth/2fa/enable", user.token).data)["secret"].asString();
+    const std::string secret = (*f.enable(user.token).data)["secret"].asString();
     // Spaces inside the code, as authenticator apps show it, are fine.
     std::string spaced = f.code(secret);
     spaced.insert(3, " ");
@@ -99,8 +142,7 @@ class SetupRoutesTest : public CppUnit::TestFixture {
     // Sessions opened with the password alone end; the caller's stays.
     CPPUNIT_ASSERT_EQUAL(401, expectError([&] { f.h.identityOf(other); }).status());
     // Already on: 409 for enable and confirm.
-    const rapport::Error again =
-        expectError([&] { f.h.call("POST", "/auth/2fa/enable", user.token); });
+    const rapport::Error again = expectError([&] { f.enable(user.token); });
     CPPUNIT_ASSERT_EQUAL(409, again.status());
     CPPUNIT_ASSERT_EQUAL(std::string("Two-factor authentication is already enabled."),
                          std::string(again.what()));
@@ -118,8 +160,7 @@ class SetupRoutesTest : public CppUnit::TestFixture {
       f.h.call("POST", "/auth/2fa/confirm", user.token, Json::object({{"code", "123456"}}));
     });
     CPPUNIT_ASSERT_EQUAL(409, none.status());
-    const std::string secret =
-        (*f.h.call("POST", "/auth/2fa/enable", user.token).data)["secret"].asString();
+    const std::string secret = (*f.enable(user.token).data)["secret"].asString();
     // Missing code: 422.
     const rapport::Error missing =
         expectError([&] { f.h.call("POST", "/auth/2fa/confirm", user.token, Json::object()); });
@@ -196,7 +237,7 @@ class SetupRoutesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(200, login.status);
     CPPUNIT_ASSERT((*login.data)["token"].isString());
     // And 2FA can be set up anew.
-    CPPUNIT_ASSERT_EQUAL(200, f.h.call("POST", "/auth/2fa/enable", u.user.token).status);
+    CPPUNIT_ASSERT_EQUAL(200, f.enable(u.user.token).status);
   }
 
   void testRegenerateRecoveryCodes() {

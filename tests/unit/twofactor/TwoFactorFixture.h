@@ -41,12 +41,17 @@ class TwoFactorFixture {
     return code(secret);
   }
 
+  // POST /auth/2fa/enable with the password (the harness's by default).
+  Response enable(const std::string& token, const std::string& password = kPassword) {
+    return h.call("POST", "/auth/2fa/enable", token, Json::object({{"password", password}}));
+  }
+
   // Registers `email`, enables and confirms 2FA; the clock is left on the
   // step the confirmation used.
   TwoFactorUser enabledUser(const std::string& email) {
     TwoFactorUser out;
     out.user = h.registerUser(email);
-    const Json enabled = *h.call("POST", "/auth/2fa/enable", out.user.token).data;
+    const Json enabled = *enable(out.user.token).data;
     out.secret = enabled["secret"].asString();
     const Json confirmed = *h.call("POST", "/auth/2fa/confirm", out.user.token,
                                    Json::object({{"code", code(out.secret)}}))

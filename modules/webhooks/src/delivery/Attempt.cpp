@@ -88,6 +88,8 @@ std::string storableText(std::string_view bytes, std::size_t maxBytes) {
 struct Deliverer::Target {
   std::string url;
   std::optional<std::string> secret;  // none when the sealed secret cannot be opened
+  // The secret a rotation replaced, while its overlap lasts (a second v1).
+  std::optional<std::string> previousSecret;
   bool active = true;
 };
 
@@ -109,9 +111,23 @@ Lease Deliverer::newLease(std::int64_t now) const {
 }
 
 std::optional<Deliverer::Target> Deliverer::loadTarget(const ClaimedDelivery& d) {
-  const auto stored = webhook_store::target(host_.db(), d.companyId, d.webhookId);
+  const auto stored = webhook_store::target(host_.db(), d.companyId, d.webhookId, nowMicros());
   if (!stored) return std::nullopt;
-  Target target{.url = stored->url, .secret = std::nullopt, .active = stored->active};
+  Target target{.url = stored->url,
+                .secret = std::nullopt,
+                .previousSecret = std::nullopt,
+                .active = stored->active};
+  if (stored->sealedPreviousSecret) {
+    // A rotation's overlap. A previous secret sealed under an older server
+    // key (the key changed, then the secret was rotated) no longer opens:
+    // the attempt is signed with the new secret alone.
+    try {
+      target.previousSecret =
+          host_.secrets().open(*stored->sealedPreviousSecret, "webhook:" + d.webhookId);
+    } catch (const std::exception&) {
+      target.previousSecret = std::nullopt;
+    }
+  }
   try {
     target.secret = host_.secrets().open(stored->sealedSecret, "webhook:" + d.webhookId);
   } catch (const std::exception& e) {
@@ -206,6 +222,7 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
                               .event = d.event,
                               .body = d.payload,
                               .secret = *target->secret,
+                              .previousSecret = target->previousSecret,
                               .companyId = d.companyId});
       noteCircuit(d, result);
     } else {

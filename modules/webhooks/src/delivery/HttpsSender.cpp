@@ -119,7 +119,10 @@ std::string buildRequest(const TargetUrl& url, const AttemptRequest& request,
   wire.append("X-Service-Delivery: ").append(request.deliveryId).append("\r\n");
   wire.append("X-Service-Timestamp: ").append(t).append("\r\n");
   wire.append("X-Service-Signature: ")
-      .append(signatureHeader(request.secret, unixSeconds, request.body))
+      .append(signatureHeader(
+          request.previousSecret ? std::vector<std::string>{request.secret, *request.previousSecret}
+                                 : std::vector<std::string>{request.secret},
+          unixSeconds, request.body))
       .append("\r\n\r\n");
   wire.append(request.body);
   return wire;

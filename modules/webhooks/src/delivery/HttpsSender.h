@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "delivery/TargetGuard.h"
@@ -36,7 +37,9 @@ struct AttemptRequest {
   std::string event;       // X-Service-Event
   std::string body;        // the envelope, exactly as stored
   std::string secret;      // the whole secret (HMAC key)
-  std::string companyId;   // whose delivery: the resolver's per-company bound
+  // The secret a rotation replaced, while its overlap lasts: a second v1.
+  std::optional<std::string> previousSecret = std::nullopt;
+  std::string companyId;  // whose delivery: the resolver's per-company bound
 };
 
 struct AttemptResult {

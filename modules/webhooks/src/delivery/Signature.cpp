@@ -30,11 +30,23 @@ std::string hmacSha256Hex(std::string_view key, std::string_view message) {
 
 std::string signatureHeader(std::string_view secret, std::int64_t unixSeconds,
                             std::string_view body) {
+  return signatureHeader(std::vector<std::string>{std::string(secret)}, unixSeconds, body);
+}
+
+std::string signatureHeader(const std::vector<std::string>& secrets, std::int64_t unixSeconds,
+                            std::string_view body) {
+  if (secrets.empty()) throw std::invalid_argument("a signature needs at least one secret");
   const std::string t = std::to_string(unixSeconds);
   std::string signedPayload;
   signedPayload.reserve(t.size() + 1 + body.size());
   signedPayload.append(t).append(".").append(body);
-  return "t=" + t + ",v1=" + hmacSha256Hex(secret, signedPayload);
+  // Every v1 signs the same "<t>.<body>": a receiver holding either secret
+  // finds its own among them.
+  std::string header = "t=" + t;
+  for (const std::string& secret : secrets) {
+    header.append(",v1=").append(hmacSha256Hex(secret, signedPayload));
+  }
+  return header;
 }
 
 }  // namespace rapport::webhooks

@@ -30,13 +30,15 @@ bool ownNotice(const Event& event, const std::string& webhookId) {
 // One delivery per event of the webhook's types recorded at or after
 // `since`, but its own webhook.disabled notice.
 Redelivered backfill(Tx& tx, const EventLog& log, const std::string& webhookId,
-                     const std::vector<std::string>& types, std::int64_t since, std::int64_t now) {
+                     const std::vector<std::string>& types, std::int64_t since, std::int64_t now,
+                     std::size_t maxPayloadBytes) {
   return redeliver(
       tx, log, webhookId,
       {.query = {.afterSequence = 0, .since = since, .types = types, .limit = kLogPage},
        .due = now,
        .cap = kMaxRedelivery,
-       .skip = [&](const Event& event) { return ownNotice(event, webhookId); }});
+       .skip = [&](const Event& event) { return ownNotice(event, webhookId); },
+       .maxPayloadBytes = maxPayloadBytes});
 }
 
 }  // namespace
@@ -71,7 +73,7 @@ Response EnableRoute::operator()(const Request& request) const {
     health_store::markHealthy(tx, id);
     delivery_store::resume(tx, id, now);
     if (wantBackfill) {
-      done = backfill(tx, host_.eventLog(), id, stored.events, since, now);
+      done = backfill(tx, host_.eventLog(), id, stored.events, since, now, maxPayloadBytes_);
       if (done.overCap) {
         // Refused whole (the webhook stays disabled): nothing is dropped silently.
         throw Error::validation(

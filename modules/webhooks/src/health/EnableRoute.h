@@ -13,6 +13,7 @@
 // changes); asking it for a backfill is 409 "The webhook is already enabled."
 #pragma once
 
+#include "FanOut.h"
 #include "rapport/http.h"
 #include "rapport/jobs.h"
 #include "rapport/module.h"
@@ -26,12 +27,15 @@ class EnableRoute {
 
   // The delivery job's handle: an enabled webhook wakes the workers.
   void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
+  // webhooks.max_payload_bytes: the cap on each new delivery's body.
+  void setMaxPayloadBytes(std::size_t bytes) { maxPayloadBytes_ = bytes; }
 
   Response operator()(const Request& request) const;
 
  private:
   Host& host_;
   JobHandle workers_;
+  std::size_t maxPayloadBytes_ = kDefaultMaxPayloadBytes;
 };
 
 // The route's description for the API document.

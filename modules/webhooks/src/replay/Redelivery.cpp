@@ -18,7 +18,8 @@ Redelivered redeliver(Tx& tx, const EventLog& log, const std::string& webhookId,
         done.overCap = true;
         return done;
       }
-      NewDelivery delivery = eventDelivery(webhookId, logged.event, plan.due + done.count);
+      NewDelivery delivery =
+          eventDelivery(webhookId, logged.event, plan.due + done.count, plan.maxPayloadBytes);
       delivery.backlog = true;  // claimed after the company's fresh deliveries
       delivery_store::insert(tx, delivery);
       ++done.count;

@@ -3,6 +3,7 @@
 // /webhooks/{id}/enable with backfill true).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -32,6 +33,7 @@ struct RedeliveryPlan {
   std::int64_t due = 0;  // the first delivery's due time; the next ones 1 µs apart
   std::int64_t cap = 0;  // at most this many (0: no cap)
   std::function<bool(const Event&)> skip = {};  // events to leave out
+  std::size_t maxPayloadBytes = 0;  // webhooks.max_payload_bytes (eventDelivery); 0 sends all thin
 };
 
 // Reads the company's log page by page in `tx` and writes one new delivery

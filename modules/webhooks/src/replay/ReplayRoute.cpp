@@ -113,7 +113,8 @@ Response ReplayRoute::operator()(const Request& request) const {
                                 .types = std::move(types),
                                 .limit = kLogPage},
                       .due = nowMicros() + static_cast<std::int64_t>(first.count()) * 1'000'000,
-                      .cap = static_cast<std::int64_t>(kMaxReplay)});
+                      .cap = static_cast<std::int64_t>(kMaxReplay),
+                      .maxPayloadBytes = maxPayloadBytes_});
     if (done.truncated) {
       throw Error::gone("The " + std::string(in.start.since ? "since" : "cursor") +
                         " is older than the event log keeps (events.retention_days).");

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 
+#include "FanOut.h"
 #include "delivery/Attempt.h"
 #include "rapport/http.h"
 #include "rapport/jobs.h"
@@ -33,6 +34,8 @@ class ReplayRoute {
 
   // The delivery job's handle: a replay wakes the workers at commit.
   void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
+  // webhooks.max_payload_bytes: the cap on each new delivery's body.
+  void setMaxPayloadBytes(std::size_t bytes) { maxPayloadBytes_ = bytes; }
 
   Response operator()(const Request& request) const;
 
@@ -40,6 +43,7 @@ class ReplayRoute {
   Host& host_;
   const Deliverer& deliverer_;
   JobHandle workers_;
+  std::size_t maxPayloadBytes_ = kDefaultMaxPayloadBytes;
 };
 
 // The route's description for the API document.

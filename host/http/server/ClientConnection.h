@@ -16,7 +16,10 @@
 //
 // Deadlines (ConnectionLimits) are checked by the loop's sweep, not by a
 // timer per connection: onDeadline() decides per phase (a silent close, a
-// 408, a close).
+// 408, a close). The head's and the body's are totals (from the accept or
+// the head's first byte; from the head's end), not silences: progress
+// does not move them, so a client trickling bytes holds a connection no
+// longer than one whose bytes stopped.
 //
 // Threading: everything runs on the loop's I/O thread, except
 // serveOnWorker() on a worker. While a worker holds the connection (held())
@@ -33,6 +36,7 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "http/RequestReader.h"
@@ -42,7 +46,7 @@ namespace rapport::host {
 class EventLoop;
 struct ServerContext;
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
  public:
   using Clock = std::chrono::steady_clock;
   using Socket = boost::asio::ip::tcp::socket;
@@ -50,10 +54,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // `address`: the client's; `addressCounted`: counted in
   // ServerContext::addresses (close() forgets it). Counted in the
   // server's open connections by its creator (close() uncounts it).
-  Connection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
-             bool addressCounted);
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
+  ClientConnection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
+                   bool addressCounted);
+  ClientConnection(const ClientConnection&) = delete;
+  ClientConnection& operator=(const ClientConnection&) = delete;
 
   // I/O thread. Starts waiting for the first request; the header time-out
   // runs from now.
@@ -67,6 +71,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // an answer being written: waiting for a request, receiving a head, or
   // lingering.
   bool sheddable() const;
+  // How much of a body arrived in how long, for shedding the slowest.
+  struct BodyPace {
+    std::size_t bytes = 0;
+    Clock::duration elapsed{};
+  };
+  // I/O thread. While a body arrives, once it has had a second to show its
+  // pace (a body just begun has received nothing yet); nullopt otherwise.
+  std::optional<BodyPace> bodyPace(Clock::time_point now) const;
   // I/O thread. For shedding and for the server's stop: closes now.
   void close();
   // I/O thread. For the server's stop: closes when no request has begun to
@@ -79,7 +91,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool held() const { return holder_.load(std::memory_order_acquire) != 0; }
 
   // The loop's list position and order (EventLoop only).
-  std::list<std::shared_ptr<Connection>>::iterator position;
+  std::list<std::shared_ptr<ClientConnection>>::iterator position;
   bool listed = false;
   Clock::time_point lastActive;
 
@@ -106,6 +118,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void linger();
   void onLingerRead(const boost::system::error_code& error, std::size_t bytes);
   void timeOut(ReadState why);
+  void beginBody();
+  Clock::time_point bodyDeadline() const;
   void setPhase(Phase phase, Clock::duration limit);
 
   Socket socket_;
@@ -120,6 +134,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Phase phase_ = Phase::Waiting;
   Clock::time_point deadline_;
   bool fresh_ = true;  // no request served yet: the header time-out runs from the accept
+  // The body being read: when its head ended (its time-out runs from then)
+  // and how many bytes came since (about: chunk framing included).
+  Clock::time_point bodyStart_;
+  std::size_t bodyBytes_ = 0;
 
   // Received bytes; those before inStart_ belong to requests already taken.
   std::string in_;

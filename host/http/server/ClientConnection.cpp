@@ -1,4 +1,4 @@
-#include "http/server/Connection.h"
+#include "http/server/ClientConnection.h"
 
 #include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
@@ -24,6 +24,9 @@ constexpr std::size_t kKeptCapacity = 64 * 1024;
 constexpr auto kLingerTime = std::chrono::seconds(2);
 constexpr std::size_t kLingerBytes = 64 * 1024 * 1024;
 constexpr std::size_t kLingerReadSize = 16 * 1024;
+// A body is judged by its pace (shedding the slowest under pressure) only
+// once it has arrived for this long.
+constexpr auto kBodyJudgedAfter = std::chrono::seconds(1);
 
 bool wouldBlock(const boost::system::error_code& error) {
   return error == boost::asio::error::would_block || error == boost::asio::error::try_again;
@@ -37,8 +40,8 @@ void release(std::string& buffer) {
 
 }  // namespace
 
-Connection::Connection(Socket socket, EventLoop& loop, ServerContext& server, std::string address,
-                       bool addressCounted)
+ClientConnection::ClientConnection(Socket socket, EventLoop& loop, ServerContext& server,
+                                   std::string address, bool addressCounted)
     : socket_(std::move(socket)),
       loop_(loop),
       server_(server),
@@ -46,7 +49,7 @@ Connection::Connection(Socket socket, EventLoop& loop, ServerContext& server, st
       addressCounted_(addressCounted),
       reader_(server.limits.maxBodyBytes) {}
 
-void Connection::prepare() {
+void ClientConnection::prepare() {
   boost::system::error_code ignored;
   // Answers are written whole, at once: Nagle would only delay them.
   socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
@@ -56,29 +59,49 @@ void Connection::prepare() {
   loop_.track(shared_from_this(), Clock::now());
 }
 
-void Connection::start() {
+void ClientConnection::start() {
   prepare();
   setPhase(Phase::Waiting, server_.limits.header);
   readSome();
 }
 
-void Connection::refuse(std::string response) {
+void ClientConnection::refuse(std::string response) {
   prepare();
   send(std::move(response), 0, Then::Linger);
 }
 
-void Connection::setPhase(Phase phase, Clock::duration limit) {
+void ClientConnection::setPhase(Phase phase, Clock::duration limit) {
   phase_ = phase;
   deadline_ = Clock::now() + limit;
 }
 
-bool Connection::sheddable() const {
+bool ClientConnection::sheddable() const {
   return phase_ == Phase::Waiting || phase_ == Phase::Head || phase_ == Phase::Lingering;
+}
+
+std::optional<ClientConnection::BodyPace> ClientConnection::bodyPace(Clock::time_point now) const {
+  if (phase_ != Phase::Body || now - bodyStart_ < kBodyJudgedAfter) return std::nullopt;
+  return BodyPace{bodyBytes_, now - bodyStart_};
+}
+
+// The head is whole: the body's one deadline runs from now, whatever
+// arrives meanwhile (a client sending a byte now and then must not hold
+// the connection for ever). Bytes that came with the head count as its
+// first progress.
+void ClientConnection::beginBody() {
+  phase_ = Phase::Body;
+  bodyStart_ = Clock::now();
+  bodyBytes_ = in_.size() - inStart_;
+  deadline_ = bodyDeadline();
+}
+
+ClientConnection::Clock::time_point ClientConnection::bodyDeadline() const {
+  return bodyStart_ + server_.limits.body;
 }
 
 // ---- Reading a request (I/O thread) ----
 
-void Connection::readSome() {
+void ClientConnection::readSome() {
   if (inStart_ == in_.size()) {
     in_.clear();
     inStart_ = 0;
@@ -97,7 +120,7 @@ void Connection::readSome() {
       });
 }
 
-void Connection::onRead(const boost::system::error_code& error, std::size_t bytes) {
+void ClientConnection::onRead(const boost::system::error_code& error, std::size_t bytes) {
   // Closed, shed or timed out while the read was in flight: in_ is no
   // longer this read's.
   if (phase_ != Phase::Waiting && phase_ != Phase::Head && phase_ != Phase::Body) return;
@@ -109,10 +132,11 @@ void Connection::onRead(const boost::system::error_code& error, std::size_t byte
     return;
   }
   if (bytes > 0) loop_.touch(*this);
+  if (phase_ == Phase::Body) bodyBytes_ += bytes;
   process(clientEnded_);
 }
 
-void Connection::process(bool ended) {
+void ClientConnection::process(bool ended) {
   const RequestReader::Step step = reader_.advance(in_, inStart_, ended);
   // The interim answer only while the body is still awaited.
   const bool interim = reader_.takeContinue() && step == RequestReader::Step::NeedMore;
@@ -127,8 +151,7 @@ void Connection::process(bool ended) {
       break;
   }
   if (reader_.readingBody()) {
-    // Each read that brought bytes restarts the body's clock.
-    setPhase(Phase::Body, server_.limits.body);
+    if (phase_ != Phase::Body) beginBody();
   } else if (reader_.started() && phase_ == Phase::Waiting) {
     // The head's clock: from the accept for a first request, from its
     // first byte for later ones.
@@ -144,7 +167,7 @@ void Connection::process(bool ended) {
 
 // ---- Answering (worker, then I/O thread) ----
 
-void Connection::dispatch() {
+void ClientConnection::dispatch() {
   RequestReader::Framing framing;
   RawRequest request = reader_.take(framing);
   // The one place the client's address is decided: behind a trusted proxy,
@@ -160,7 +183,7 @@ void Connection::dispatch() {
 // Hands the connection and `request` to a worker. False when the queue is
 // full: the connection stays with its I/O thread (phase unchanged). When
 // true, the connection is the worker's: the caller must not touch it again.
-bool Connection::hold(RawRequest request, RequestReader::Framing framing) {
+bool ClientConnection::hold(RawRequest request, RequestReader::Framing framing) {
   const std::uint64_t token = ++dispatches_;
   holder_.store(token, std::memory_order_release);
   const Phase before = phase_;
@@ -175,8 +198,8 @@ bool Connection::hold(RawRequest request, RequestReader::Framing framing) {
   return false;
 }
 
-void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framing,
-                               std::uint64_t token) {
+void ClientConnection::serveOnWorker(RawRequest request, RequestReader::Framing framing,
+                                     std::uint64_t token) {
   const RawResponse response = server_.pipeline.handle(request);
   // Asked once the handler has run: a server that began stopping meanwhile
   // answers "Connection: close".
@@ -209,7 +232,7 @@ void Connection::serveOnWorker(RawRequest request, RequestReader::Framing framin
 // the worker starts that wait itself, sparing the I/O thread a wake-up per
 // request. The read, once started, may complete on the I/O thread at once:
 // it is this worker's last touch of the connection but for releasing it.
-void Connection::resumeOnWorker(std::uint64_t token) {
+void ClientConnection::resumeOnWorker(std::uint64_t token) {
   const auto self = shared_from_this();
   fresh_ = false;
   phase_ = Phase::Waiting;
@@ -222,8 +245,8 @@ void Connection::resumeOnWorker(std::uint64_t token) {
   }
 }
 
-void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then then,
-                          Clock::time_point writtenAt) {
+void ClientConnection::answered(std::string bytes, std::size_t sent, bool failed, Then then,
+                                Clock::time_point writtenAt) {
   holder_.store(0, std::memory_order_release);
   if (phase_ == Phase::Closed) return;
   // Placed in the activity order by when its answer was written.
@@ -241,7 +264,7 @@ void Connection::answered(std::string bytes, std::size_t sent, bool failed, Then
 // Writes what the socket takes now of `bytes` from `sent` on, advancing
 // `sent`; false when the client is gone (a full socket buffer is not a
 // failure). Worker or I/O thread: whichever holds the connection.
-bool Connection::writeNow(const std::string& bytes, std::size_t& sent) {
+bool ClientConnection::writeNow(const std::string& bytes, std::size_t& sent) {
   while (sent < bytes.size()) {
     boost::system::error_code error;
     sent +=
@@ -251,7 +274,7 @@ bool Connection::writeNow(const std::string& bytes, std::size_t& sent) {
   return true;
 }
 
-void Connection::send(std::string bytes, std::size_t alreadySent, Then then) {
+void ClientConnection::send(std::string bytes, std::size_t alreadySent, Then then) {
   out_ = std::move(bytes);
   outSent_ = alreadySent;
   then_ = then;
@@ -267,7 +290,7 @@ void Connection::send(std::string bytes, std::size_t alreadySent, Then then) {
   sent();
 }
 
-void Connection::writeSome() {
+void ClientConnection::writeSome() {
   socket_.async_write_some(
       boost::asio::buffer(out_.data() + outSent_, out_.size() - outSent_),
       [self = shared_from_this()](const boost::system::error_code& error, std::size_t bytes) {
@@ -288,12 +311,14 @@ void Connection::writeSome() {
       });
 }
 
-void Connection::sent() {
+void ClientConnection::sent() {
   release(out_);
   outSent_ = 0;
   switch (then_) {
     case Then::ReadBody:
-      setPhase(Phase::Body, server_.limits.body);
+      // The body's clock kept running while the interim answer went out.
+      phase_ = Phase::Body;
+      deadline_ = bodyDeadline();
       readSome();
       return;
     case Then::ReadRequest:
@@ -308,7 +333,7 @@ void Connection::sent() {
   }
 }
 
-void Connection::waitForRequest() {
+void ClientConnection::waitForRequest() {
   if (server_.stopping.load(std::memory_order_relaxed)) {
     linger();
     return;
@@ -330,7 +355,7 @@ void Connection::waitForRequest() {
 // Shut the send side, then read and drop what the client still sends until
 // it closes, for a moment: closing a socket with unread bytes sends a reset
 // that can destroy the answer before the client reads it.
-void Connection::linger() {
+void ClientConnection::linger() {
   phase_ = Phase::Lingering;
   deadline_ = Clock::now() + kLingerTime;
   boost::system::error_code ignored;
@@ -349,7 +374,7 @@ void Connection::linger() {
       });
 }
 
-void Connection::onLingerRead(const boost::system::error_code& error, std::size_t bytes) {
+void ClientConnection::onLingerRead(const boost::system::error_code& error, std::size_t bytes) {
   if (phase_ != Phase::Lingering) return;
   lingered_ += bytes;
   if (error || bytes == 0 || lingered_ > kLingerBytes) {
@@ -361,7 +386,7 @@ void Connection::onLingerRead(const boost::system::error_code& error, std::size_
                                                       std::size_t n) { self->onLingerRead(e, n); });
 }
 
-void Connection::onDeadline(Clock::time_point) {
+void ClientConnection::onDeadline(Clock::time_point) {
   switch (phase_) {
     case Phase::Waiting:
       ++server_.stats.idleClosed;
@@ -390,7 +415,7 @@ void Connection::onDeadline(Clock::time_point) {
 
 // A request that stopped arriving is answered (408, through the Pipeline:
 // envelope, request id, rate-limit headers) and the connection closed.
-void Connection::timeOut(ReadState why) {
+void ClientConnection::timeOut(ReadState why) {
   const auto self = shared_from_this();
   boost::system::error_code ignored;
   socket_.cancel(ignored);  // the read in flight ends; its handler sees Working and leaves
@@ -400,11 +425,11 @@ void Connection::timeOut(ReadState why) {
   if (!hold(std::move(request), RequestReader::Framing{false, false, false})) close();
 }
 
-void Connection::closeIfWaiting() {
+void ClientConnection::closeIfWaiting() {
   if (phase_ == Phase::Waiting || phase_ == Phase::Lingering) close();
 }
 
-void Connection::close() {
+void ClientConnection::close() {
   if (phase_ == Phase::Closed) return;
   const auto self = shared_from_this();  // untrack may drop the list's reference
   phase_ = Phase::Closed;
