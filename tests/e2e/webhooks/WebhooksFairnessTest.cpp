@@ -33,7 +33,7 @@ using rapport::test::webhooks::SilentServer;
 
 namespace {
 
-const Json kContactEvents = eventsList({"crm.contact.created"});
+const Json kFairEvents = eventsList({"crm.contact.created"});
 constexpr int kServerThreads = 4;
 constexpr int kPingClients = 12;
 constexpr int kBacklogEvents = 10;
@@ -150,7 +150,7 @@ class WebhooksFairnessTest : public CppUnit::TestFixture {
 
     // Company A: a webhook to the hanging receiver and a backlog to it.
     const Account a = registerUser(client, "fair-a");
-    const Json hook = createWebhook(client, a.token, hanging.url("/hang"), kContactEvents);
+    const Json hook = createWebhook(client, a.token, hanging.url("/hang"), kFairEvents);
     for (int i = 0; i < kBacklogEvents; ++i) {
       createContact(client, a.token, Json::object({{"name", "A" + std::to_string(i)}}));
     }
@@ -162,7 +162,7 @@ class WebhooksFairnessTest : public CppUnit::TestFixture {
     }
     // Company B: its own receiver, and its latency before the attack.
     const Account b = registerUser(client, "fair-b");
-    createWebhook(client, b.token, receiver.url("/b"), kContactEvents);
+    createWebhook(client, b.token, receiver.url("/b"), kFairEvents);
     HttpClient bClient(server.port());
     std::vector<Clock::duration> before;
     for (int i = 0; i < 10; ++i) before.push_back(timedMe(bClient, b.token));
@@ -238,7 +238,7 @@ class WebhooksFairnessTest : public CppUnit::TestFixture {
     HttpClient client(deliveryServer().port());
     const Account owner = registerUser(client, "gone-owner");
     receiver.script("/gone", {Answer::status(410, "gone")});
-    const Json gone = createWebhook(client, owner.token, receiver.url("/gone"), kContactEvents);
+    const Json gone = createWebhook(client, owner.token, receiver.url("/gone"), kFairEvents);
     createWebhook(client, owner.token, receiver.url("/watch"), eventsList({"webhook.disabled"}));
     createContact(client, owner.token, Json::object({{"name", "Gone"}}));
 
@@ -275,7 +275,7 @@ class WebhooksFairnessTest : public CppUnit::TestFixture {
     receiver.script("/busy", {Answer::status(503, "busy").with("Retry-After", "2"),
                               Answer::status(429, "slow down").with("Retry-After", "3600"),
                               Answer::status(200, "ok")});
-    createWebhook(client, owner.token, receiver.url("/busy"), kContactEvents);
+    createWebhook(client, owner.token, receiver.url("/busy"), kFairEvents);
     createContact(client, owner.token, Json::object({{"name", "Patient"}}));
     CPPUNIT_ASSERT(receiver.waitForRequests(3, 20s, "/busy"));
     const auto requests = receiver.requests("/busy");
@@ -299,7 +299,7 @@ class WebhooksFairnessTest : public CppUnit::TestFixture {
     HttpClient client(server.port());
     Receiver receiver;
     const Account owner = registerUser(client, "backfill-cap");
-    const Json hook = createWebhook(client, owner.token, receiver.url("/cap"), kContactEvents);
+    const Json hook = createWebhook(client, owner.token, receiver.url("/cap"), kFairEvents);
     E2E_ASSERT_DATA(200, client.patch(webhookPath(hook), Json::object({{"is_active", false}}),
                                       bearer(owner.token)));
     const std::string later = std::to_string(
