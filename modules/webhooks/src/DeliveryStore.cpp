@@ -4,6 +4,8 @@
 #include "DeliveryStore.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace rapport::webhooks::delivery_store {
 namespace {
@@ -34,15 +36,93 @@ std::vector<ClaimedDelivery> claimed(const Result& rows, const std::string& leas
   return out;
 }
 
+// The live leases of worker batches (pings and manual retries have no
+// next_attempt_at): the in-flight count of the claim's caps.
+const std::string kLiveBatch =
+    "l.lease IS NOT NULL AND l.lease_until >= ? AND l.next_attempt_at IS NOT NULL";
+// A delivery a worker may take.
+const std::string kDue =
+    "status = 'pending' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? "
+    "AND (lease IS NULL OR lease_until < ?)";
+// Companies tried per statement of the round robin.
+constexpr int kCompaniesPerRead = 8;
+
+// Companies holding `cap` batches or more (none when cap is 0).
+std::set<std::string> busyCompanies(Queryable& db, std::int64_t now, int cap) {
+  std::set<std::string> busy;
+  if (cap <= 0) return busy;
+  const Result rows = db.query(
+      "SELECT l.company_id AS company_id, COUNT(DISTINCT l.lease) AS batches "
+      "FROM webhook_deliveries l WHERE " +
+          kLiveBatch + " GROUP BY l.company_id",
+      {now});
+  for (const Row& row : rows) {
+    if (row.i64("batches") >= cap) busy.insert(row.str("company_id"));
+  }
+  return busy;
+}
+
+// Companies with a due delivery, in id order: after `cursor`, or (wrapped)
+// up to it; those in `skip` left out.
+std::vector<std::string> dueCompanies(Queryable& db, std::int64_t now, const std::string& cursor,
+                                      bool wrapped, const std::set<std::string>& skip) {
+  // Walks webhook_deliveries_due_company (company_id first).
+  const Result rows =
+      db.query("SELECT DISTINCT company_id FROM webhook_deliveries WHERE " + kDue +
+                   " AND company_id " + (wrapped ? "<=" : ">") + " ? ORDER BY company_id LIMIT ?",
+               {now, now, cursor, static_cast<std::int64_t>(skip.size()) + kCompaniesPerRead});
+  std::vector<std::string> companies;
+  for (const Row& row : rows) {
+    std::string company = row.str("company_id");
+    if (skip.count(company) == 0) companies.push_back(std::move(company));
+  }
+  return companies;
+}
+
+// Takes up to `limit` due deliveries of `company` to webhooks holding fewer
+// than `perTarget` batches: fresh before backlog, oldest due first.
+std::vector<ClaimedDelivery> claimOfCompany(Queryable& db, const std::string& company,
+                                            std::int64_t now, const std::string& lease,
+                                            std::int64_t leaseUntil, int limit, int perTarget) {
+  const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR UPDATE SKIP LOCKED" : "";
+  Params params{lease, leaseUntil, company, now, now};
+  std::string targetCap;
+  if (perTarget > 0) {
+    // webhook_deliveries_leased: only rows under a lease are in it.
+    targetCap =
+        " AND (SELECT COUNT(DISTINCT l.lease) FROM webhook_deliveries l "
+        "WHERE l.company_id = d.company_id AND l.webhook_id = d.webhook_id AND " +
+        kLiveBatch + ") < ?";
+    params.emplace_back(now);
+    params.emplace_back(static_cast<std::int64_t>(perTarget));
+  }
+  params.emplace_back(static_cast<std::int64_t>(limit));
+  Result rows = db.query(
+      "UPDATE webhook_deliveries SET lease = ?, lease_until = ? WHERE id IN ("
+      "SELECT d.id FROM webhook_deliveries d WHERE d.company_id = ? AND d.status = 'pending' "
+      "AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
+      "AND (d.lease IS NULL OR d.lease_until < ?)" +
+          targetCap + " ORDER BY d.backlog, d.next_attempt_at, d.created_at LIMIT ?" + lock + ")" +
+          kClaimReturning + ", next_attempt_at, backlog, created_at",
+      params);
+  // RETURNING comes in the engine's order: the batch is sent in the claim's
+  // order (a backfill's deliveries are due in the events' order).
+  std::stable_sort(rows.rows.begin(), rows.rows.end(), [](const Row& a, const Row& b) {
+    return std::make_tuple(a.i64("backlog"), a.i64("next_attempt_at"), a.i64("created_at")) <
+           std::make_tuple(b.i64("backlog"), b.i64("next_attempt_at"), b.i64("created_at"));
+  });
+  return claimed(rows, lease, leaseUntil);
+}
+
 }  // namespace
 
 void insert(Tx& tx, const NewDelivery& d) {
   tx.exec(
       "INSERT INTO webhook_deliveries (id, company_id, webhook_id, envelope_id, event, "
       "event_id, payload, status, attempts, created_at, next_attempt_at, lease, "
-      "lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)",
+      "lease_until, backlog) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?)",
       {d.id, tx.companyId(), d.webhookId, d.envelopeId, d.event, d.eventId, d.payload, d.createdAt,
-       d.nextAttemptAt, d.lease, d.leaseUntil});
+       d.nextAttemptAt, d.lease, d.leaseUntil, static_cast<std::int64_t>(d.backlog ? 1 : 0)});
 }
 
 bool anyDue(Queryable& db, std::int64_t now) {
@@ -55,25 +135,19 @@ bool anyDue(Queryable& db, std::int64_t now) {
 }
 
 std::vector<ClaimedDelivery> claimDue(Queryable& db, std::int64_t now, const std::string& lease,
-                                      std::int64_t leaseUntil, int limit) {
-  // The subquery walks webhook_deliveries_due (partial: pending and
-  // scheduled only) from the oldest due; rows held by a live lease are
-  // skipped by the condition, rows another instance is claiming right now
-  // by SKIP LOCKED.
-  const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR UPDATE SKIP LOCKED" : "";
-  Result rows = db.query(
-      "UPDATE webhook_deliveries SET lease = ?, lease_until = ? WHERE id IN ("
-      "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at IS NOT NULL "
-      "AND next_attempt_at <= ? AND (lease IS NULL OR lease_until < ?) "
-      "ORDER BY next_attempt_at LIMIT ?" +
-          lock + ")" + kClaimReturning + ", next_attempt_at",
-      {lease, leaseUntil, now, now, limit});
-  // RETURNING comes in the engine's order: the batch is sent oldest due
-  // first (a backfill's deliveries are due in the events' order).
-  std::stable_sort(rows.rows.begin(), rows.rows.end(), [](const Row& a, const Row& b) {
-    return a.i64("next_attempt_at") < b.i64("next_attempt_at");
-  });
-  return claimed(rows, lease, leaseUntil);
+                                      std::int64_t leaseUntil, int limit,
+                                      const ClaimPolicy& policy) {
+  const std::set<std::string> capped = busyCompanies(db, now, policy.perCompany);
+  // After the cursor, then from the start (the cursor's company last).
+  for (const bool wrapped : {false, true}) {
+    if (wrapped && policy.after.empty()) break;
+    for (const std::string& company : dueCompanies(db, now, policy.after, wrapped, capped)) {
+      std::vector<ClaimedDelivery> batch =
+          claimOfCompany(db, company, now, lease, leaseUntil, limit, policy.perTarget);
+      if (!batch.empty()) return batch;
+    }
+  }
+  return {};
 }
 
 std::optional<ClaimedDelivery> claimFailed(Queryable& db, const std::string& tenant,
@@ -120,6 +194,23 @@ void release(Queryable& db, const ClaimedDelivery& d, bool pause) {
         "WHERE company_id = ? AND id = ? AND lease = ?",
         {d.companyId, d.id, d.lease});
   }
+}
+
+void defer(Queryable& db, const ClaimedDelivery& d, std::int64_t until) {
+  db.exec(
+      "UPDATE webhook_deliveries SET lease = NULL, lease_until = NULL, next_attempt_at = ? "
+      "WHERE company_id = ? AND id = ? AND lease = ? AND status = 'pending'",
+      {until, d.companyId, d.id, d.lease});
+}
+
+std::int64_t deferWebhook(Queryable& db, const std::string& companyId, const std::string& webhookId,
+                          std::int64_t until, std::int64_t now) {
+  // Served by webhook_deliveries_status (company_id, webhook_id, status, ...).
+  return db.exec(
+      "UPDATE webhook_deliveries SET next_attempt_at = ? WHERE company_id = ? AND webhook_id = ? "
+      "AND status = 'pending' AND next_attempt_at IS NOT NULL AND next_attempt_at < ? "
+      "AND (lease IS NULL OR lease_until < ?)",
+      {until, companyId, webhookId, until, now});
 }
 
 void removeOrphan(Queryable& db, const ClaimedDelivery& d) {

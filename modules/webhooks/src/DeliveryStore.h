@@ -39,6 +39,7 @@ struct NewDelivery {
   std::optional<std::int64_t> nextAttemptAt;  // none: never taken by a worker
   std::optional<std::string> lease;           // a ping is held from the start
   std::optional<std::int64_t> leaseUntil;
+  bool backlog = false;  // written by a replay or a backfill: claimed after fresh ones
 };
 
 // A delivery a caller holds the lease of, with what sending it needs.
@@ -62,6 +63,15 @@ struct AttemptRecord {
   std::optional<std::int64_t> nextAttemptAt;  // with kPending: when to try again
 };
 
+// How a worker's claim shares the deliveries out (docs/modules/webhooks.md,
+// "Fairness"). A batch in flight is one lease held on deliveries a worker
+// claimed (pings and manual retries are not counted: SyncAttempts caps them).
+struct ClaimPolicy {
+  std::string after;   // round robin: the companies after this id are tried first
+  int perCompany = 0;  // batches in flight a company may hold (0: no cap)
+  int perTarget = 0;   // batches in flight a webhook may hold (0: no cap)
+};
+
 // List filters; they combine with AND.
 struct DeliveryFilter {
   std::optional<std::string> status;
@@ -76,13 +86,22 @@ void insert(Tx& tx, const NewDelivery& delivery);
 // idle worker's poll takes no write lock (SQLite's single writer).
 bool anyDue(Queryable& db, std::int64_t now);
 
-// Takes up to `limit` deliveries that are due (pending, next_attempt_at <=
-// now, lease free or expired), oldest due first, under `lease` until
-// `leaseUntil`. One statement: on PostgreSQL its row selection is
+// Takes up to `limit` deliveries of ONE company that are due (pending,
+// next_attempt_at <= now, lease free or expired), under `lease` until
+// `leaseUntil`: the first company in id order after `policy.after` (then
+// from the start: round robin) that is under its cap of batches in flight
+// and has a due delivery to a webhook under its own cap; of that company,
+// fresh deliveries before backlog (replay, backfill), oldest due first,
+// only to webhooks under their cap. Empty when nothing may be taken. The
+// claim itself is one statement: on PostgreSQL its row selection is
 // FOR UPDATE SKIP LOCKED (instances never take the same row); on SQLite the
-// single UPDATE ... RETURNING is atomic. Runs outside any transaction.
+// single UPDATE ... RETURNING is atomic. The caps are read in that statement
+// too, so on PostgreSQL two instances claiming at the same instant may each
+// see a webhook just under its cap (one batch more, briefly). Runs outside
+// any transaction.
 std::vector<ClaimedDelivery> claimDue(Queryable& db, std::int64_t now, const std::string& lease,
-                                      std::int64_t leaseUntil, int limit);
+                                      std::int64_t leaseUntil, int limit,
+                                      const ClaimPolicy& policy = {});
 
 // Takes delivery `id` of `webhookId` for a manual retry, only when it is
 // failed and its lease is free or expired; nullopt otherwise (see find()).
@@ -100,6 +119,13 @@ std::optional<Row> record(Tx& tx, const ClaimedDelivery& delivery, const Attempt
 // Frees the lease without an attempt (a worker that cannot finish in time,
 // or a delivery of a webhook paused meanwhile: `pause` clears next_attempt_at).
 void release(Queryable& db, const ClaimedDelivery& delivery, bool pause = false);
+// Frees the lease without an attempt and makes the delivery due at `until`
+// (the circuit breaker: nothing is counted, nothing fails).
+void defer(Queryable& db, const ClaimedDelivery& delivery, std::int64_t until);
+// Every pending delivery of the webhook due before `until` and not held at
+// `now` becomes due at `until` (a circuit that opened); returns how many.
+std::int64_t deferWebhook(Queryable& db, const std::string& companyId, const std::string& webhookId,
+                          std::int64_t until, std::int64_t now);
 // Deletes a delivery whose webhook is gone (guarded by the lease).
 void removeOrphan(Queryable& db, const ClaimedDelivery& delivery);
 

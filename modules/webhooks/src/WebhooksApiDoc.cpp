@@ -28,9 +28,10 @@ Json webhookSchema(bool withSecret) {
       properties.end(),
       {{"is_active", schema::boolean()},
        {"disabled_reason",
-        schema::nullable(schema::enumOf({"failing"},
+        schema::nullable(schema::enumOf({"failing", "gone"},
                                         "Why the server disabled it: \"failing\" when every "
                                         "delivery failed for webhooks.disable_after_seconds; "
+                                        "\"gone\" when the receiver answered 410 Gone; "
                                         "null otherwise (POST /webhooks/{id}/enable)."))},
        {"disabled_at", schema::nullable(schema::timestamp("When the server disabled it."))},
        {"created_at", schema::timestamp()},
@@ -136,7 +137,11 @@ void describeDeliveries(Registry& registry) {
   registry.describe(
       "POST", "/webhooks/{id}/ping",
       {.summary = "Send a webhook.ping delivery now",
-       .description = std::string(kManagers) + " Answers after the one attempt.",
+       .description = std::string(kManagers) +
+                      " Answers after the one attempt (at most webhooks.timeout). 429 with "
+                      "Retry-After when the company already has "
+                      "webhooks.sync_attempts_per_company pings and retries running, or the "
+                      "server webhooks.sync_attempts; nothing is written then.",
        .data = schema::object({{"delivery_id", schema::id("whd_")},
                                {"event", schema::string()},
                                {"status", deliveryStatus()},
@@ -157,7 +162,9 @@ void describeDeliveries(Registry& registry) {
   registry.describe("POST", one + "/retry",
                     {.summary = "Send a failed delivery again now",
                      .description = std::string(kManagers) +
-                                    " 409 unless it failed (and no other attempt holds it).",
+                                    " 409 unless it failed (and no other attempt holds it). "
+                                    "429 with Retry-After beyond the caps on pings and retries "
+                                    "running at once (as ping).",
                      .data = schema::object(
                          {{"id", schema::id("whd_")},
                           {"event", schema::string()},

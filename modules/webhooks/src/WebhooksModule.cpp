@@ -16,6 +16,7 @@
 #include "delivery/DeliveryWorker.h"
 #include "delivery/RetrySchedule.h"
 #include "delivery/TargetGuard.h"
+#include "health/Disabling.h"
 #include "health/EnableRoute.h"
 #include "health/HealthCheck.h"
 #include "rapport/record_lookup.h"
@@ -75,6 +76,18 @@ class WebhooksModule final : public Module {
              "seconds a rotated-away secret still signs beside the new one (0: none)"},
             {"webhooks.max_payload_bytes", "262144",
              "largest delivery body; a larger event is sent with data {id} only"},
+            {"webhooks.sync_attempts_per_company", "2",
+             "pings and manual retries of one company running at once (429 beyond)"},
+            {"webhooks.sync_attempts", "4",
+             "pings and manual retries running at once in an instance (429 beyond)"},
+            {"webhooks.company_concurrency", "2",
+             "delivery batches one company may have in flight at once"},
+            {"webhooks.target_concurrency", "2",
+             "delivery batches one webhook may have in flight at once"},
+            {"webhooks.circuit_timeouts", "3",
+             "consecutive timed-out attempts that open a webhook's circuit"},
+            {"webhooks.circuit_open_seconds", "60",
+             "seconds a webhook's deliveries are deferred once its circuit opened"},
         }};
   }
 
@@ -91,10 +104,25 @@ class WebhooksModule final : public Module {
         config.getIntBetween("webhooks.max_payload_bytes", kMinPayloadBytes, kMaxPayloadBytes));
 
     deliverer_ = std::make_unique<Deliverer>(host);
+    // A receiver answering 410 Gone disables its webhook (health/Disabling.h).
+    deliverer_->setGoneHandler([&host](const std::string& companyId, const std::string& id) {
+      disableGoneWebhook(host, companyId, id);
+    });
     routes_ = std::make_unique<WebhooksRoutes>(host, *deliverer_);
     routes_->setRotationOverlap(rotationOverlap);
+    // Fairness (docs/modules/webhooks.md): the caps on synchronous attempts
+    // and on the batches in flight per company and per webhook.
+    routes_->setSyncAttempts(std::make_unique<SyncAttempts>(
+        static_cast<int>(config.getIntBetween("webhooks.sync_attempts_per_company", 1, 1000)),
+        static_cast<int>(config.getIntBetween("webhooks.sync_attempts", 1, 1000))));
     fanOut_ = std::make_unique<FanOut>(*deliverer_, maxPayload);
-    worker_ = std::make_unique<DeliveryWorker>(host, *deliverer_);
+    worker_ = std::make_unique<DeliveryWorker>(
+        host, *deliverer_,
+        ClaimPolicy{.after = {},
+                    .perCompany = static_cast<int>(
+                        config.getIntBetween("webhooks.company_concurrency", 1, kMaxWorkers)),
+                    .perTarget = static_cast<int>(
+                        config.getIntBetween("webhooks.target_concurrency", 1, kMaxWorkers))});
     purge_ = std::make_unique<DeliveryPurge>(host, retentionDays);
     enable_ = std::make_unique<EnableRoute>(host);
     replay_ = std::make_unique<ReplayRoute>(host, *deliverer_);
@@ -195,7 +223,11 @@ class WebhooksModule final : public Module {
     DeliverySettings settings{
         .schedule = RetrySchedule::fromList(config.getList("webhooks.retry_schedule")),
         .timeout = timeout,
-        .sender = {}};
+        .sender = {},
+        .circuitTimeouts =
+            static_cast<int>(config.getIntBetween("webhooks.circuit_timeouts", 1, 1000)),
+        .circuitOpen =
+            std::chrono::seconds(config.getIntBetween("webhooks.circuit_open_seconds", 1, 86400))};
     settings.sender.timeout = timeout;
     settings.sender.caFile = config.getString("webhooks.ca_file", "");
     settings.sender.allowPrivateTargets = allowPrivate;

@@ -18,6 +18,8 @@ const char* const kWebhookNotFound = "Webhook not found.";
 const char* const kDeliveryNotFound = "Delivery not found.";
 const char* const kNotResendable = "The delivery is not in a resendable state.";
 const char* const kPingEvent = "webhook.ping";
+const char* const kTooManyAttempts =
+    "Too many test deliveries at once (pings and manual retries); try again shortly.";
 
 // Applies the fields a PATCH sent; false when it sent none. Validation
 // refuses null for each of them, so a sent field carries a value.
@@ -36,6 +38,14 @@ WebhooksRoutes::WebhooksRoutes(Host& host, Deliverer& deliverer)
 
 std::string WebhooksRoutes::seal(const std::string& webhookId, const std::string& secret) const {
   return host_.secrets().seal(secret, "webhook:" + webhookId);
+}
+
+SyncAttempts::Slot WebhooksRoutes::syncSlot(const Request& request) {
+  if (!syncAttempts_) throw std::logic_error("webhooks: the caps are built in setup()");
+  auto slot = syncAttempts_->tryTake(request.identity.companyId);
+  // A slot is held at most one attempt's time-out.
+  if (!slot) throw Error::tooManyRequests(deliverer_.timeout().count(), kTooManyAttempts);
+  return std::move(*slot);
 }
 
 const TargetGuard& WebhooksRoutes::guard() const {
@@ -63,8 +73,8 @@ Response WebhooksRoutes::list(const Request& request) {
 }
 
 Response WebhooksRoutes::create(const Request& request) {
-  const WebhookInput in =
-      validateWebhook(request.bodyObject(), Mode::Create, guard(), host_.events());
+  const WebhookInput in = validateWebhook(request.bodyObject(), Mode::Create, guard(),
+                                          host_.events(), request.identity.companyId);
   const Webhook webhook{
       .url = *in.url.value, .events = *in.events.value, .active = in.isActive.valueOr(true)};
   const std::string id = newId("whk_");
@@ -85,8 +95,8 @@ Response WebhooksRoutes::get(const Request& request) {
 }
 
 Response WebhooksRoutes::update(const Request& request) {
-  const WebhookInput in =
-      validateWebhook(request.bodyObject(), Mode::Update, guard(), host_.events());
+  const WebhookInput in = validateWebhook(request.bodyObject(), Mode::Update, guard(),
+                                          host_.events(), request.identity.companyId);
   const std::string& id = request.param("id");
   const std::optional<std::string> sealed =
       in.secret.value ? std::optional<std::string>(seal(id, *in.secret.value)) : std::nullopt;
@@ -149,6 +159,8 @@ Response WebhooksRoutes::rotateSecret(const Request& request) {
 
 Response WebhooksRoutes::ping(const Request& request) {
   const std::string& id = request.param("id");
+  // Before anything is written: a 429 leaves no delivery behind.
+  const SyncAttempts::Slot slot = syncSlot(request);
   const std::int64_t now = nowMicros();
   const Lease lease = deliverer_.newLease(now);
   ClaimedDelivery claimed;
@@ -215,6 +227,7 @@ Response WebhooksRoutes::retry(const Request& request) {
   const std::string& id = request.param("id");
   const std::string& deliveryId = request.param("delivery_id");
   requireWebhook(request, id);
+  const SyncAttempts::Slot slot = syncSlot(request);
   const std::int64_t now = nowMicros();
   const Lease lease = deliverer_.newLease(now);
   const auto claimed = delivery_store::claimFailed(host_.db(), request.identity.companyId, id,

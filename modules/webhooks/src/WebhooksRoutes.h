@@ -2,13 +2,15 @@
 // Each reads the request, validates it (the URL's forgery check included,
 // before any transaction), does its writes in one transaction and answers.
 // Ping and manual retry then make one synchronous attempt, outside the
-// transaction, through the Deliverer.
+// transaction, through the Deliverer, within the caps of SyncAttempts (429
+// with Retry-After beyond them).
 #pragma once
 
 #include <chrono>
 #include <memory>
 
 #include "delivery/Attempt.h"
+#include "delivery/SyncAttempts.h"
 #include "delivery/TargetGuard.h"
 #include "rapport/http.h"
 #include "rapport/module.h"
@@ -22,6 +24,8 @@ class WebhooksRoutes {
 
   // Built by WebhooksModule::start() from the configuration.
   void setGuard(std::unique_ptr<TargetGuard> guard) { guard_ = std::move(guard); }
+  // The caps on pings and manual retries, built in setup().
+  void setSyncAttempts(std::unique_ptr<SyncAttempts> caps) { syncAttempts_ = std::move(caps); }
   // The delivery job's handle: a resumed webhook wakes the workers.
   void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
   // webhooks.rotation_overlap: how long a rotated-away secret still signs.
@@ -53,12 +57,15 @@ class WebhooksRoutes {
  private:
   std::string seal(const std::string& webhookId, const std::string& secret) const;
   const TargetGuard& guard() const;
+  // A place for one synchronous attempt of the caller's company, or 429.
+  SyncAttempts::Slot syncSlot(const Request& request);
   // 404 unless `id` is a webhook of the caller's company.
   void requireWebhook(const Request& request, const std::string& id) const;
 
   Host& host_;
   Deliverer& deliverer_;
   std::unique_ptr<TargetGuard> guard_;
+  std::unique_ptr<SyncAttempts> syncAttempts_;
   JobHandle workers_;
   std::chrono::seconds rotationOverlap_{0};
 };

@@ -33,13 +33,14 @@ bool hasControlCharacter(std::string_view text) {
   return false;
 }
 
-Field<std::string> validateUrl(Validator& v, Mode mode, const TargetGuard& guard) {
+Field<std::string> validateUrl(Validator& v, Mode mode, const TargetGuard& guard,
+                               const std::string& companyId) {
   // PATCH may leave the url out, but never clear it.
   const bool required = mode == Mode::Create || v.present("url");
   Field<std::string> url =
       v.string("url", {.required = required, .min = 0, .max = kMaxUrlLength, .trim = true});
   if (url.value) {
-    if (const auto problem = guard.checkForRegistration(*url.value)) {
+    if (const auto problem = guard.checkForRegistration(*url.value, companyId)) {
       v.fail("url", *problem);
       url.value.reset();
     }
@@ -123,7 +124,7 @@ Field<std::string> validateSecret(Validator& v, Mode mode) {
 }  // namespace
 
 WebhookInput validateWebhook(const Json& body, Mode mode, const TargetGuard& guard,
-                             const EventCatalogue& catalogue) {
+                             const EventCatalogue& catalogue, const std::string& companyId) {
   Validator v(body);
   WebhookInput in;
   in.events = validateEvents(v, body, mode, catalogue);
@@ -132,7 +133,7 @@ WebhookInput validateWebhook(const Json& body, Mode mode, const TargetGuard& gua
   // Every field at fault is named at once, so the url's check (which
   // resolves its host, bounded by the guard's time-out) runs whatever the
   // other fields gave.
-  in.url = validateUrl(v, mode, guard);
+  in.url = validateUrl(v, mode, guard, companyId);
   v.check();
   return in;
 }

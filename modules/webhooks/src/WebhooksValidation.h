@@ -29,10 +29,11 @@ enum class Mode { Create, Update };
 
 // Reads a POST (Create: url and events required) or PATCH (Update) body.
 // Throws one 422 naming every field at fault. `guard` checks the URL
-// (syntax, then the addresses its host resolves to); `catalogue` knows the
+// (syntax, then the addresses its host resolves to, a lookup counted
+// against `companyId`'s share, TargetResolver.h); `catalogue` knows the
 // event types of the enabled modules.
 WebhookInput validateWebhook(const Json& body, Mode mode, const TargetGuard& guard,
-                             const EventCatalogue& catalogue);
+                             const EventCatalogue& catalogue, const std::string& companyId);
 
 // Reads the filters of GET /webhooks/{id}/deliveries: status (one of
 // pending, success, failed, else 422) and event (exact); blank ones are ignored.

@@ -25,6 +25,7 @@ namespace {
 
 using rapport::webhooks::AttemptRecord;
 using rapport::webhooks::ClaimedDelivery;
+using rapport::webhooks::ClaimPolicy;
 using rapport::webhooks::NewDelivery;
 namespace delivery_store = rapport::webhooks::delivery_store;
 namespace webhook_store = rapport::webhooks::webhook_store;
@@ -43,6 +44,10 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testPauseResumeAndDelete);
   CPPUNIT_TEST(testPurgeAndAbandonedPings);
   CPPUNIT_TEST(testAnEmitterWaitsForAnEnableAndSeesIt);
+  CPPUNIT_TEST(testClaimServesCompaniesInTurn);
+  CPPUNIT_TEST(testFreshDeliveriesBeforeBacklog);
+  CPPUNIT_TEST(testBatchesInFlightAreCapped);
+  CPPUNIT_TEST(testOpenCircuitDefersWithoutAnAttempt);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -65,9 +70,11 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
     db().exec("DELETE FROM webhook_deliveries");
   }
 
-  std::string createWebhook(bool active = true) {
+  std::string createWebhook(bool active = true) { return createWebhookOf(tenant_, active); }
+
+  static std::string createWebhookOf(const std::string& tenant, bool active = true) {
     const std::string id = rapport::newId("whk_");
-    db().transaction(tenant_, [&](rapport::Tx& tx) {
+    db().transaction(tenant, [&](rapport::Tx& tx) {
       webhook_store::insert(
           tx, id,
           {.url = "https://example.com/hook", .events = {"crm.contact.created"}, .active = active},
@@ -79,6 +86,13 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
   // A pending delivery; `next` none: unscheduled.
   std::string addDelivery(const std::string& webhookId, std::optional<std::int64_t> next,
                           std::optional<std::string> eventId = std::string("evt_log1")) {
+    return addDeliveryOf(tenant_, webhookId, next, eventId);
+  }
+
+  static std::string addDeliveryOf(const std::string& tenant, const std::string& webhookId,
+                                   std::optional<std::int64_t> next,
+                                   std::optional<std::string> eventId = std::string("evt_log1"),
+                                   bool backlog = false) {
     NewDelivery d{.id = rapport::newId("whd_"),
                   .webhookId = webhookId,
                   .envelopeId = rapport::newId("evt_"),
@@ -88,8 +102,9 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
                   .createdAt = rapport::nowMicros(),
                   .nextAttemptAt = next,
                   .lease = std::nullopt,
-                  .leaseUntil = std::nullopt};
-    db().transaction(tenant_, [&](rapport::Tx& tx) { delivery_store::insert(tx, d); });
+                  .leaseUntil = std::nullopt,
+                  .backlog = backlog};
+    db().transaction(tenant, [&](rapport::Tx& tx) { delivery_store::insert(tx, d); });
     return d.id;
   }
 
@@ -100,18 +115,31 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
               params);
   }
 
-  rapport::Row row(const std::string& id) {
+  rapport::Row row(const std::string& id) { return row(id, tenant_); }
+
+  static rapport::Row row(const std::string& id, const std::string& tenant) {
     return db()
         .query(
             "SELECT status, attempts, next_attempt_at, lease, lease_until, response_code "
             "FROM webhook_deliveries WHERE company_id = ? AND id = ?",
-            {tenant_, id})
+            {tenant, id})
         .front();
   }
 
   static std::vector<ClaimedDelivery> claim(std::int64_t now, const std::string& lease,
                                             int limit = 16) {
     return delivery_store::claimDue(db(), now, lease, now + 30 * kSecond, limit);
+  }
+
+  static std::vector<ClaimedDelivery> claimWith(std::int64_t now, const std::string& lease,
+                                                int limit, const ClaimPolicy& policy) {
+    return delivery_store::claimDue(db(), now, lease, now + 30 * kSecond, limit, policy);
+  }
+
+  static std::set<std::string> companiesOf(const std::vector<ClaimedDelivery>& claimed) {
+    std::set<std::string> companies;
+    for (const auto& d : claimed) companies.insert(d.companyId);
+    return companies;
   }
 
   static std::set<std::string> idsOf(const std::vector<ClaimedDelivery>& claimed) {
@@ -377,6 +405,127 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("failed"), row(deadPing).str("status"));
     CPPUNIT_ASSERT_EQUAL(std::string("pending"), row(livePing).str("status"));
     CPPUNIT_ASSERT_EQUAL(std::string("pending"), row(paused).str("status"));
+  }
+
+  // Round robin: each claim takes one company's deliveries, the first
+  // company after the cursor (then from the start), whatever the others'
+  // backlog: a company with 20 old deliveries does not go before the others
+  // twice in a row.
+  void testClaimServesCompaniesInTurn() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string prefix = rapport::newId("comp_");
+    const std::string a = prefix + "a", b = prefix + "b", c = prefix + "c";
+    const std::string hookA = createWebhookOf(a), hookB = createWebhookOf(b),
+                      hookC = createWebhookOf(c);
+    for (int i = 0; i < 20; ++i) addDeliveryOf(a, hookA, now - 100 * kSecond + i);
+    const std::string fromB = addDeliveryOf(b, hookB, now - kSecond);
+    const std::string fromC = addDeliveryOf(c, hookC, now);
+
+    ClaimPolicy policy;
+    policy.after = b;  // served last: c comes next, then a, then b
+    std::vector<std::string> served;
+    std::size_t taken = 0;
+    for (int round = 0; round < 5; ++round) {
+      const auto batch = claimWith(now, "lease" + std::to_string(round), 16, policy);
+      if (batch.empty()) break;
+      CPPUNIT_ASSERT_EQUAL(std::size_t(1), companiesOf(batch).size());
+      served.push_back(batch.front().companyId);
+      policy.after = batch.front().companyId;
+      taken += batch.size();
+    }
+    CPPUNIT_ASSERT((served == std::vector<std::string>{c, a, b, a}));
+    CPPUNIT_ASSERT_EQUAL(std::size_t(22), taken);
+    CPPUNIT_ASSERT(!row(fromB, b).isNull("lease"));
+    CPPUNIT_ASSERT(!row(fromC, c).isNull("lease"));
+  }
+
+  // Replay and backfill deliveries (backlog) wait behind the company's
+  // fresh ones, even when they were due first.
+  void testFreshDeliveriesBeforeBacklog() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string old1 = addDeliveryOf(tenant_, webhook, now - 60 * kSecond, "evt_log1", true);
+    const std::string old2 = addDeliveryOf(tenant_, webhook, now - 59 * kSecond, "evt_log2", true);
+    const std::string fresh = addDeliveryOf(tenant_, webhook, now, "evt_log3");
+    const auto first = claimWith(now, "one", 1, {});
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), first.size());
+    CPPUNIT_ASSERT_EQUAL(fresh, first.front().id);
+    const auto rest = claimWith(now, "two", 16, {});
+    CPPUNIT_ASSERT_EQUAL(std::size_t(2), rest.size());
+    CPPUNIT_ASSERT_EQUAL(old1, rest[0].id);  // the backlog in its own order
+    CPPUNIT_ASSERT_EQUAL(old2, rest[1].id);
+  }
+
+  // A company holds at most perCompany batches (leases) at once, a webhook
+  // perTarget: beyond, the claim serves another company, or nothing.
+  void testBatchesInFlightAreCapped() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string prefix = rapport::newId("comp_");
+    const std::string a = prefix + "a", b = prefix + "b";
+    const std::string hook1 = createWebhookOf(a), hook2 = createWebhookOf(a),
+                      hook3 = createWebhookOf(a), other = createWebhookOf(b);
+    for (int i = 0; i < 5; ++i) {
+      addDeliveryOf(a, hook1, now - 100 * kSecond + i);
+      addDeliveryOf(a, hook2, now - 50 * kSecond + i);
+      addDeliveryOf(a, hook3, now - 20 * kSecond + i);
+    }
+    const std::string fromB = addDeliveryOf(b, other, now);
+    const ClaimPolicy policy{.after = {}, .perCompany = 2, .perTarget = 1};
+
+    // The first batch takes webhook 1's oldest (one lease counts once).
+    const auto first = claimWith(now, "l1", 3, policy);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), first.size());
+    for (const auto& d : first) CPPUNIT_ASSERT_EQUAL(hook1, d.webhookId);
+    // Webhook 1 is at its cap: the next batch of company a goes to webhook 2.
+    const auto second = claimWith(now, "l2", 3, policy);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), second.size());
+    for (const auto& d : second) CPPUNIT_ASSERT_EQUAL(hook2, d.webhookId);
+    // Company a holds two batches: company b is served, then nothing.
+    const auto third = claimWith(now, "l3", 3, policy);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), third.size());
+    CPPUNIT_ASSERT_EQUAL(fromB, third.front().id);
+    CPPUNIT_ASSERT(claimWith(now, "l4", 3, policy).empty());
+    // Batch 1 ends: company a may take one more batch: webhook 1's five
+    // (oldest) and webhook 3's, none of webhook 2 (still held).
+    for (const auto& d : first) delivery_store::release(db(), d);
+    const auto fourth = claimWith(now, "l5", 16, policy);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(10), fourth.size());
+    for (std::size_t i = 0; i < fourth.size(); ++i)
+      CPPUNIT_ASSERT_EQUAL(i < 5 ? hook1 : hook3, fourth[i].webhookId);
+    // An expired lease no longer counts.
+    CPPUNIT_ASSERT(claimWith(now, "l6", 3, policy).empty());
+    const auto later = claimWith(now + 31 * kSecond, "l7", 16, policy);
+    CPPUNIT_ASSERT(!later.empty());
+  }
+
+  // The circuit breaker's deferral: the held delivery and the webhook's
+  // other due ones move to the circuit's end, nothing counted; a delivery
+  // held by another batch is left to it.
+  void testOpenCircuitDefersWithoutAnAttempt() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string webhook = createWebhook();
+    const std::string otherWebhook = createWebhook();
+    const std::string mine = addDelivery(webhook, now - 3 * kSecond);
+    const auto claimed = claim(now, "mine");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), claimed.size());
+    const std::string due = addDelivery(webhook, now - kSecond);
+    const std::string later = addDelivery(webhook, now + 600 * kSecond);
+    const std::string held = addDelivery(webhook, now - kSecond);
+    setColumns(held, "lease = ?, lease_until = ?", {"other", now + 10 * kSecond});
+    const std::string apart = addDelivery(otherWebhook, now - kSecond);
+    const std::int64_t until = now + 60 * kSecond;
+
+    delivery_store::defer(db(), claimed.front(), until);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(1),
+                         delivery_store::deferWebhook(db(), tenant_, webhook, until, now));
+    CPPUNIT_ASSERT_EQUAL(until, row(mine).i64("next_attempt_at"));
+    CPPUNIT_ASSERT(row(mine).isNull("lease"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(0), row(mine).i64("attempts"));
+    CPPUNIT_ASSERT_EQUAL(std::string("pending"), row(mine).str("status"));
+    CPPUNIT_ASSERT_EQUAL(until, row(due).i64("next_attempt_at"));
+    CPPUNIT_ASSERT_EQUAL(now + 600 * kSecond, row(later).i64("next_attempt_at"));
+    CPPUNIT_ASSERT_EQUAL(now - kSecond, row(held).i64("next_attempt_at"));
+    CPPUNIT_ASSERT_EQUAL(now - kSecond, row(apart).i64("next_attempt_at"));
   }
 
  private:

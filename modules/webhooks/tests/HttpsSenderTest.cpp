@@ -109,6 +109,8 @@ class HttpsSenderTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testConcurrentSendsShareThePool);
   CPPUNIT_TEST(testPrivateTargetRefusedWithoutConnecting);
   CPPUNIT_TEST(testConnectionRefused);
+  CPPUNIT_TEST(testHandshakeThatNeverComesEndsAtTheDeadline);
+  CPPUNIT_TEST(testRetryAfterAndTimeOutReported);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -207,6 +209,7 @@ class HttpsSenderTest : public CppUnit::TestFixture {
     const long long elapsed = millisSince(start);
     CPPUNIT_ASSERT_EQUAL(0, result.status);
     CPPUNIT_ASSERT_EQUAL(std::string("timed out"), result.error);
+    CPPUNIT_ASSERT(result.timedOut);
     CPPUNIT_ASSERT(elapsed >= 700);
     CPPUNIT_ASSERT(elapsed < 700 + 1000);
   }
@@ -405,6 +408,38 @@ class HttpsSenderTest : public CppUnit::TestFixture {
         sender.send(request("https://localhost:" + std::to_string(port) + "/hook"));
     CPPUNIT_ASSERT_EQUAL(0, result.status);
     CPPUNIT_ASSERT_EQUAL(std::string("connection refused"), result.error);
+  }
+
+  // A receiver that accepts the TCP connection and never answers the TLS
+  // handshake (connections left in the listen queue: the kernel accepted
+  // them, nobody speaks): the attempt gives up at its one deadline.
+  void testHandshakeThatNeverComesEndsAtTheDeadline() {
+    Poco::Net::ServerSocket silent(Poco::Net::SocketAddress("127.0.0.1", 0), 64);
+    HttpsSender sender(options(700ms));
+    const auto start = std::chrono::steady_clock::now();
+    const AttemptResult result = sender.send(
+        request("https://localhost:" + std::to_string(silent.address().port()) + "/hook"));
+    const long long elapsed = millisSince(start);
+    CPPUNIT_ASSERT_EQUAL(0, result.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("timed out"), result.error);
+    CPPUNIT_ASSERT(result.timedOut);
+    CPPUNIT_ASSERT(elapsed >= 700);
+    CPPUNIT_ASSERT(elapsed < 700 + 1000);
+  }
+
+  // The answer's Retry-After comes back as sent; a time-out says so, an
+  // answer does not.
+  void testRetryAfterAndTimeOutReported() {
+    TestReceiver receiver(testPki().localhostCert, testPki().localhostKey,
+                          [](int, HTTPServerRequest&, HTTPServerResponse& response, TestReceiver&) {
+                            response.set("Retry-After", "120");
+                            answer(response, HTTPResponse::HTTP_SERVICE_UNAVAILABLE, "busy");
+                          });
+    HttpsSender sender(options());
+    const AttemptResult result = sender.send(request(receiver.url("localhost")));
+    CPPUNIT_ASSERT_EQUAL(503, result.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("120"), result.retryAfter);
+    CPPUNIT_ASSERT(!result.timedOut);
   }
 };
 

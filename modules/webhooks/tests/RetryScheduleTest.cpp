@@ -8,6 +8,7 @@
 
 #include "delivery/RetrySchedule.h"
 
+using rapport::webhooks::parseRetryAfter;
 using rapport::webhooks::RetrySchedule;
 using std::chrono::seconds;
 
@@ -29,6 +30,8 @@ class RetryScheduleTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testDefaultSchedule);
   CPPUNIT_TEST(testSingleAttempt);
   CPPUNIT_TEST(testErrorsNameTheKey);
+  CPPUNIT_TEST(testRetryAfterSecondsAndDates);
+  CPPUNIT_TEST(testRetryAfterHonouredWithinTheSchedule);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -81,6 +84,35 @@ class RetryScheduleTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("webhooks.retry_schedule: \"99999999999999999999\" is "
                                      "not an integer number of seconds"),
                          errorOf({"99999999999999999999"}));
+  }
+
+  // Retry-After is delta-seconds or an HTTP date (RFC 9110 10.2.3): the
+  // three date forms, a date in the past (0), and what is neither.
+  void testRetryAfterSecondsAndDates() {
+    // 2015-10-21T07:28:00Z, the RFC's example date.
+    const auto now = std::chrono::system_clock::from_time_t(1445412480);
+    CPPUNIT_ASSERT(parseRetryAfter("120", now) == seconds(120));
+    CPPUNIT_ASSERT(parseRetryAfter(" 0 ", now) == seconds(0));
+    CPPUNIT_ASSERT(parseRetryAfter("99999999999999", now) == seconds(365LL * 24 * 3600));
+    CPPUNIT_ASSERT(parseRetryAfter("Wed, 21 Oct 2015 07:30:00 GMT", now) == seconds(120));
+    CPPUNIT_ASSERT(parseRetryAfter("Wednesday, 21-Oct-15 07:29:00 GMT", now) == seconds(60));
+    CPPUNIT_ASSERT(parseRetryAfter("Wed Oct 21 07:28:30 2015", now) == seconds(30));
+    CPPUNIT_ASSERT(parseRetryAfter("Tue, 20 Oct 2015 07:28:00 GMT", now) == seconds(0));
+    CPPUNIT_ASSERT(!parseRetryAfter("", now));
+    CPPUNIT_ASSERT(!parseRetryAfter("-5", now));
+    CPPUNIT_ASSERT(!parseRetryAfter("1.5", now));
+    CPPUNIT_ASSERT(!parseRetryAfter("soon", now));
+  }
+
+  // No sooner than asked, never later than the schedule's longest step.
+  void testRetryAfterHonouredWithinTheSchedule() {
+    const RetrySchedule schedule =
+        RetrySchedule::fromList({"0", "60", "300", "1800", "7200", "21600"});
+    CPPUNIT_ASSERT(schedule.longest() == seconds(21600));
+    CPPUNIT_ASSERT(schedule.honour(seconds(60), seconds(10)) == seconds(60));
+    CPPUNIT_ASSERT(schedule.honour(seconds(60), seconds(600)) == seconds(600));
+    CPPUNIT_ASSERT(schedule.honour(seconds(60), seconds(86400)) == seconds(21600));
+    CPPUNIT_ASSERT(schedule.honour(seconds(21600), seconds(0)) == seconds(21600));
   }
 };
 

@@ -48,6 +48,12 @@ Answer Answer::status(int code, std::string body) {
   return answer;
 }
 
+Answer Answer::with(std::string name, std::string value) const {
+  Answer answer = *this;
+  answer.headers.emplace_back(std::move(name), std::move(value));
+  return answer;
+}
+
 Answer Answer::hang() {
   Answer answer;
   answer.kind = Kind::Hang;
@@ -149,6 +155,7 @@ class RecordingHandler : public Poco::Net::HTTPRequestHandler {
 
     switch (answer.kind) {
       case Answer::Kind::Status:
+        for (const auto& [name, value] : answer.headers) response.set(name, value);
         sendStatus(response, answer.code, answer.body);
         return;
       case Answer::Kind::Redirect:

@@ -12,6 +12,8 @@
 //                                times out)
 //   Answer::redirect(url)        301 with Location
 //   Answer::endless(status)      a chunked body written until the peer closes
+//   .with(name, value)           an extra header on a status answer
+//                                (Retry-After, ...)
 // stop() takes the receiver down (connection refused); start() brings it
 // back on the same port.
 //
@@ -49,8 +51,11 @@ struct Answer {
   int code = 200;
   std::string body = "ok";
   std::string location;
+  std::vector<std::pair<std::string, std::string>> headers;  // extra, on Status answers
 
   static Answer status(int code, std::string body = "");
+  // This answer with one more header.
+  Answer with(std::string name, std::string value) const;
   static Answer hang();
   static Answer redirect(std::string location);
   static Answer endless(int code = 200);

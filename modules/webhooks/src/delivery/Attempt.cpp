@@ -15,6 +15,8 @@ namespace {
 // Time kept after an attempt's time-out to record its result inside the lease.
 constexpr std::chrono::seconds kRecordMargin{5};
 constexpr std::size_t kResponseBodyBytes = 4096;
+// A receiver that answers this is gone for good: the webhook is disabled.
+constexpr int kGone = 410;
 
 std::int64_t micros(std::chrono::microseconds duration) {
   return static_cast<std::int64_t>(duration.count());
@@ -97,6 +99,7 @@ Deliverer::~Deliverer() = default;
 void Deliverer::start(DeliverySettings settings) {
   settings_ = std::move(settings);
   sender_ = std::make_unique<HttpsSender>(settings_.sender);
+  circuits_ = std::make_unique<TargetCircuits>(settings_.circuitTimeouts, settings_.circuitOpen);
 }
 
 std::chrono::microseconds Deliverer::leaseDuration() const {
@@ -154,7 +157,13 @@ AttemptRecord Deliverer::outcome(const ClaimedDelivery& d, const AttemptResult& 
 
   const std::int64_t attemptsMade = d.attempts + 1;
   std::optional<std::chrono::seconds> delay;
-  if (mode == Mode::Scheduled) delay = settings_.schedule.after(static_cast<int>(attemptsMade));
+  if (mode == Mode::Scheduled && result.status != kGone)
+    delay = settings_.schedule.after(static_cast<int>(attemptsMade));
+  if (delay && !result.retryAfter.empty()) {
+    // Within the schedule: no sooner than asked, no later than its longest step.
+    if (const auto asked = parseRetryAfter(result.retryAfter, std::chrono::system_clock::now()))
+      delay = settings_.schedule.honour(*delay, *asked);
+  }
   if (delay) {
     record.status = kPending;
     record.nextAttemptAt = now + micros(*delay);
@@ -179,12 +188,19 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
   std::vector<std::pair<std::size_t, AttemptRecord>> results;
   results.reserve(batch.size());
   HealthTally health;  // the webhooks' failing streaks (health/), recorded with the attempts
+  std::map<std::string, std::string> gone;  // webhook id -> company id: answered 410
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const ClaimedDelivery& d = batch[i];
     if (nowMicros() + needed > d.leaseUntil) {
       // Cannot end inside the lease: free it now rather than let it run out.
       delivery_store::release(host_.db(), d);
       continue;
+    }
+    if (mode == Mode::Scheduled) {
+      if (const auto until = circuits_->openUntil(d.webhookId, nowMicros())) {
+        delivery_store::defer(host_.db(), d, *until);
+        continue;
+      }
     }
     auto found = targets.find(d.webhookId);
     if (found == targets.end()) found = targets.emplace(d.webhookId, loadTarget(d)).first;
@@ -206,11 +222,14 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
                               .event = d.event,
                               .body = d.payload,
                               .secret = *target->secret,
-                              .previousSecret = target->previousSecret});
+                              .previousSecret = target->previousSecret,
+                              .companyId = d.companyId});
+      noteCircuit(d, result);
     } else {
       result.attemptedAt = nowMicros();
       result.error = "the webhook's secret cannot be opened with this server's key";
     }
+    if (result.status == kGone) gone.emplace(d.webhookId, d.companyId);
     results.emplace_back(i, outcome(d, result, mode));
     health.add(d.companyId, d.webhookId, result, results.back().second.attemptedAt);
   }
@@ -224,7 +243,23 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
       recorded[index] = delivery_store::record(tx, batch[index], record);
     }
   });
+  for (const auto& [webhookId, companyId] : gone) {
+    if (gone_) gone_(companyId, webhookId);
+  }
   return recorded;
+}
+
+void Deliverer::noteCircuit(const ClaimedDelivery& d, const AttemptResult& result) {
+  const std::int64_t now = nowMicros();
+  const auto opened = circuits_->record(d.webhookId, result.timedOut, now);
+  if (!opened) return;
+  // The webhook's other due deliveries wait too, so that the claims do not
+  // keep taking them only to defer them one by one.
+  const std::int64_t deferred =
+      delivery_store::deferWebhook(host_.db(), d.companyId, d.webhookId, *opened, now);
+  host_.log().warn("webhook circuit open: attempts time out: webhook=" + d.webhookId +
+                   " company=" + d.companyId + " until=\"" + isoTimestamp(*opened) +
+                   "\" deferred=" + std::to_string(deferred));
 }
 
 }  // namespace rapport::webhooks

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 #include "DeliveryStore.h"
 #include "delivery/HttpsSender.h"
 #include "delivery/RetrySchedule.h"
+#include "delivery/TargetCircuit.h"
 #include "rapport/module.h"
 
 namespace rapport::webhooks {
@@ -31,6 +33,9 @@ struct DeliverySettings {
   RetrySchedule schedule;
   std::chrono::seconds timeout{10};
   HttpsSender::Options sender;
+  // The targets' circuit breaker (TargetCircuit.h).
+  int circuitTimeouts = 3;
+  std::chrono::seconds circuitOpen{60};
 };
 
 // A lease about to be taken: a fresh random token and when it ends.
@@ -54,6 +59,11 @@ class Deliverer {
 
   // Builds the sender; before it, nothing is sent (started() is false).
   void start(DeliverySettings settings);
+  // Called after an attempt's result is recorded when the receiver answered
+  // 410 Gone (the module disables the webhook, health/Disabling.h).
+  using GoneHandler =
+      std::function<void(const std::string& companyId, const std::string& webhookId)>;
+  void setGoneHandler(GoneHandler handler) { gone_ = std::move(handler); }
   bool started() const { return sender_ != nullptr; }
 
   const RetrySchedule& schedule() const { return settings_.schedule; }
@@ -70,7 +80,9 @@ class Deliverer {
   // mode a delivery of a webhook paused meanwhile is released unscheduled;
   // one of a deleted webhook is deleted. Returns, in batch order, the
   // recorded delivery (delivery_store::record's row) or nullopt when nothing
-  // was recorded for it.
+  // was recorded for it. In Scheduled mode a delivery to a webhook whose
+  // circuit is open is deferred to its end unsent (TargetCircuit.h); every
+  // attempt counts toward its webhook's circuit.
   std::vector<std::optional<Row>> deliver(const std::vector<ClaimedDelivery>& batch, Mode mode);
 
  private:
@@ -78,10 +90,15 @@ class Deliverer {
   std::optional<Target> loadTarget(const ClaimedDelivery& delivery);
   AttemptRecord outcome(const ClaimedDelivery& delivery, const AttemptResult& result,
                         Mode mode) const;
+  // Counts the attempt toward its webhook's circuit; when that opens it,
+  // defers the webhook's other due deliveries.
+  void noteCircuit(const ClaimedDelivery& delivery, const AttemptResult& result);
 
   Host& host_;
   DeliverySettings settings_;
   std::unique_ptr<HttpsSender> sender_;
+  std::unique_ptr<TargetCircuits> circuits_;
+  GoneHandler gone_;
 };
 
 // `bytes` as valid UTF-8 of at most `maxBytes` bytes: invalid sequences and

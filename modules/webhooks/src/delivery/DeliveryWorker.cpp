@@ -11,21 +11,31 @@ constexpr std::int64_t kMicrosPerDay = 86400LL * 1000 * 1000;
 
 }  // namespace
 
+ClaimPolicy DeliveryWorker::nextPolicy() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return policy_;
+}
+
+void DeliveryWorker::served(const std::string& companyId) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  policy_.after = companyId;
+}
+
 void DeliveryWorker::run(JobContext& context) {
   if (!deliverer_.started()) return;
   while (!context.stopping()) {
     const std::int64_t now = nowMicros();
     if (!delivery_store::anyDue(host_.db(), now)) return;
     const Lease lease = deliverer_.newLease(now);
-    const std::vector<ClaimedDelivery> batch =
-        delivery_store::claimDue(host_.db(), now, lease.token, lease.until, kClaimBatch);
+    const std::vector<ClaimedDelivery> batch = delivery_store::claimDue(
+        host_.db(), now, lease.token, lease.until, kClaimBatch, nextPolicy());
+    // Nothing due, or only what the caps keep for the batches in flight.
     if (batch.empty()) return;
-    // A full claim suggests a backlog: one more worker joins.
-    if (static_cast<int>(batch.size()) == kClaimBatch && workers_) workers_->wakeOne();
+    served(batch.front().companyId);
+    // Another company (or more of this one) may be due: one more worker
+    // joins while this one sends.
+    if (workers_) workers_->wakeOne();
     deliverer_.deliver(batch, Deliverer::Mode::Scheduled);
-    // A full batch suggests more are due: claim again at once. A partial one
-    // took every due delivery (the next ones wait for their time or a wake).
-    if (static_cast<int>(batch.size()) < kClaimBatch) return;
   }
 }
 

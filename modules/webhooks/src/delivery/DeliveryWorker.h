@@ -3,13 +3,21 @@
 //
 // Worker (job "deliver", `webhooks.workers` threads, every second and at
 // each wake): looks whether anything is due (a read: an idle poll takes no
-// write lock), claims up to 16 due deliveries under a fresh lease, hands them
-// to the Deliverer (send one by one, record in one transaction), and claims
-// again while batches come back full, until nothing is due or the server
-// stops. A commit that wrote deliveries wakes one worker (wakeOne); a worker
-// whose claim came back full wakes one more, so workers join as the backlog
-// needs them. A wake during a run makes a thread run once more (jobs.h), so
-// deliveries written meanwhile never wait for the next second.
+// write lock), claims up to 16 due deliveries of one company under a fresh
+// lease (delivery_store::claimDue: companies in turn after the last one
+// served, fresh before backlog, within the caps of batches in flight per
+// company and per webhook), hands them to the Deliverer (send one by one,
+// record in one transaction), and claims again until nothing may be taken
+// or the server stops. A commit that wrote deliveries wakes one worker
+// (wakeOne); a worker whose claim took something wakes one more, so workers
+// join as the backlog needs them. A wake during a run makes a thread run
+// once more (jobs.h), so deliveries written meanwhile never wait for the
+// next second.
+//
+// Fairness (docs/modules/webhooks.md): a company holds at most
+// `webhooks.company_concurrency` batches at once and a webhook
+// `webhooks.target_concurrency`, so a company's backlog or hanging receiver
+// takes only those workers; the others serve the other companies.
 //
 // Clean-up (job "purge", one thread, hourly): deletes finished deliveries
 // older than `webhooks.delivery_retention_days`, and fails pings a crash
@@ -17,6 +25,8 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
+#include <string>
 
 #include "delivery/Attempt.h"
 #include "rapport/jobs.h"
@@ -29,8 +39,9 @@ inline constexpr int kClaimBatch = 16;
 
 class DeliveryWorker {
  public:
-  // Both outlive this object.
-  DeliveryWorker(Host& host, Deliverer& deliverer) : host_(host), deliverer_(deliverer) {}
+  // Both outlive this object. `policy.after` is the worker's own cursor.
+  DeliveryWorker(Host& host, Deliverer& deliverer, ClaimPolicy policy)
+      : host_(host), deliverer_(deliverer), policy_(std::move(policy)) {}
 
   // The "deliver" job's handle, to call in a helper when a claim is full.
   void setWorkers(JobHandle workers) { workers_ = std::move(workers); }
@@ -39,9 +50,15 @@ class DeliveryWorker {
   void run(JobContext& context);
 
  private:
+  // The claim's policy with the round robin's cursor: the company served last.
+  ClaimPolicy nextPolicy() const;
+  void served(const std::string& companyId);
+
   Host& host_;
   Deliverer& deliverer_;
   JobHandle workers_;
+  mutable std::mutex mutex_;
+  ClaimPolicy policy_;  // shared by the worker threads, under mutex_
 };
 
 class DeliveryPurge {

@@ -140,6 +140,8 @@ struct Exchange {
   std::string error;
   bool anyByte = false;  // a byte of answer arrived
   bool reusable = false;
+  bool timedOut = false;
+  std::string retryAfter;  // the Retry-After header of the answer
 };
 
 class AnswerReader {
@@ -162,6 +164,8 @@ class AnswerReader {
     for (const auto& [name, value] : headers) {
       if (name == "transfer-encoding") {
         transferEncoding += (transferEncoding.empty() ? "" : ",") + value;
+      } else if (name == "retry-after") {
+        out_.retryAfter = value;
       } else if (name == "connection") {
         connectionHeader += (connectionHeader.empty() ? "" : ",") + value;
       } else if (name == "content-length") {
@@ -459,13 +463,16 @@ AttemptResult HttpsSender::send(const AttemptRequest& request) {
   }
   TargetGuard::Resolved target;
   try {
-    target =
-        TargetGuard(options.allowPrivateTargets, options.timeout).resolveForDelivery(request.url);
+    // The lookup is part of the attempt's one deadline.
+    target = TargetGuard(options.allowPrivateTargets,
+                         std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()))
+                 .resolveForDelivery(request.url, request.companyId);
   } catch (const TargetRefused& e) {
     result.error = std::string("refused target: ") + e.what();
     return result;
   } catch (const TargetUnresolved& e) {
     result.error = e.what();
+    result.timedOut = e.timedOut;
     return result;
   }
 
@@ -480,6 +487,8 @@ AttemptResult HttpsSender::send(const AttemptRequest& request) {
     result.status = done.status;
     result.body = std::move(done.body);
     result.error = std::move(done.error);
+    result.timedOut = done.timedOut;
+    result.retryAfter = std::move(done.retryAfter);
     if (done.reusable && result.error.empty()) impl_->put(key, std::move(connection));
     return result;
   };
@@ -498,6 +507,7 @@ AttemptResult HttpsSender::send(const AttemptRequest& request) {
     } catch (const HttpsFailure& failure) {
       if (done.anyByte || failure.kind == HttpsFailure::Kind::kTimedOut) {
         if (done.error.empty()) done.error = failure.what();
+        done.timedOut = failure.kind == HttpsFailure::Kind::kTimedOut;
         done.reusable = false;
         return finish(done, key, nullptr);
       }
@@ -514,6 +524,7 @@ AttemptResult HttpsSender::send(const AttemptRequest& request) {
                                                      target.url.host, deadline);
     } catch (const HttpsFailure& failure) {
       lastError = failure.what();
+      result.timedOut = failure.kind == HttpsFailure::Kind::kTimedOut;
       if (failure.kind == HttpsFailure::Kind::kConnect) continue;  // the next address
       break;
     }
@@ -522,6 +533,7 @@ AttemptResult HttpsSender::send(const AttemptRequest& request) {
       exchange(*connection, wire, deadline, options, done);
     } catch (const HttpsFailure& failure) {
       if (done.error.empty()) done.error = failure.what();
+      done.timedOut = failure.kind == HttpsFailure::Kind::kTimedOut;
       done.reusable = false;
     }
     return finish(done, key, std::move(connection));

@@ -5,8 +5,10 @@
 //   system CA store plus `webhooks.ca_file`, peer and host name verified
 //   (the name from the URL is used for SNI and verification while the TCP
 //   connection goes to the checked address);
-// - `timeout` bounds the connection, the sending and every read, and the
-//   whole attempt: an answer that trickles in is cut when it runs out;
+// - `timeout` is one deadline for the whole attempt: the name lookup, the
+//   TCP connection, the TLS handshake (a receiver that accepts and never
+//   answers the handshake gives up at it), the sending and every read; an
+//   answer that trickles in is cut when it runs out;
 // - the answer is read up to `readCap` bytes (never unbounded); the first
 //   `keepBytes` are returned for response_body; a longer answer closes the
 //   connection instead of reading on;
@@ -37,6 +39,7 @@ struct AttemptRequest {
   std::string secret;      // the whole secret (HMAC key)
   // The secret a rotation replaced, while its overlap lasts: a second v1.
   std::optional<std::string> previousSecret = std::nullopt;
+  std::string companyId;  // whose delivery: the resolver's per-company bound
 };
 
 struct AttemptResult {
@@ -44,6 +47,8 @@ struct AttemptResult {
   std::string body;   // first keepBytes of the answer
   std::string error;  // why it failed, for logs ("timed out", "refused target ..."); no secrets
   std::int64_t attemptedAt = 0;  // microseconds since the epoch, when the attempt started
+  bool timedOut = false;         // the deadline ran out (name lookup, connect, TLS, answer)
+  std::string retryAfter;        // the answer's Retry-After header, as sent ("" when none)
   bool success() const { return status >= 200 && status < 300; }
 };
 

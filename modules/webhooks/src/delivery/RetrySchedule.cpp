@@ -1,6 +1,9 @@
 // `webhooks.retry_schedule` parsed and applied (RetrySchedule.h).
 #include "delivery/RetrySchedule.h"
 
+#include <Poco/DateTimeFormat.h>
+#include <Poco/DateTimeParser.h>
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -55,6 +58,49 @@ std::optional<std::chrono::seconds> RetrySchedule::after(int attemptsMade) const
   if (attemptsMade < 0) return delays_.front();
   if (static_cast<std::size_t>(attemptsMade) >= delays_.size()) return std::nullopt;
   return delays_[static_cast<std::size_t>(attemptsMade)];
+}
+
+std::chrono::seconds RetrySchedule::longest() const {
+  return *std::max_element(delays_.begin(), delays_.end());
+}
+
+std::chrono::seconds RetrySchedule::honour(std::chrono::seconds scheduled,
+                                           std::chrono::seconds asked) const {
+  return std::min(std::max(scheduled, asked), longest());
+}
+
+std::optional<std::chrono::seconds> parseRetryAfter(const std::string& value,
+                                                    std::chrono::system_clock::time_point now) {
+  const std::string text = trim(value);
+  if (text.empty()) return std::nullopt;
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+    // delta-seconds; anything beyond a year is a year (the schedule caps it anyway).
+    if (text.size() > 9) return std::chrono::seconds(kMaxDelaySeconds);
+    return std::chrono::seconds(std::min(std::stoll(text), kMaxDelaySeconds));
+  }
+  // A date has letters and a time of day (Poco's parser is lenient enough
+  // to read a date into words that hold neither).
+  if (text.find(':') == std::string::npos || std::none_of(text.begin(), text.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) != 0;
+      }))
+    return std::nullopt;
+  // Poco's parser reads one form into another's fields without failing: the
+  // form is chosen by its shape ("Sun, 06 Nov 1994 08:49:37 GMT",
+  // "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994").
+  const std::string& format =
+      text.find(',') == std::string::npos   ? Poco::DateTimeFormat::ASCTIME_FORMAT
+      : text.find('-') != std::string::npos ? Poco::DateTimeFormat::RFC850_FORMAT
+                                            : Poco::DateTimeFormat::HTTP_FORMAT;
+  Poco::DateTime date;
+  int zone = 0;
+  if (Poco::DateTimeParser::tryParse(format, text, date, zone)) {
+    const long long at = date.timestamp().epochTime() - zone;
+    const long long from =
+        std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    return std::chrono::seconds(std::clamp(at - from, 0LL, kMaxDelaySeconds));
+  }
+  return std::nullopt;
 }
 
 }  // namespace rapport::webhooks

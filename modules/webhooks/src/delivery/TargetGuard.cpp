@@ -255,11 +255,12 @@ std::optional<std::string> TargetGuard::checkSyntax(const std::string& url) cons
   return std::nullopt;
 }
 
-std::optional<std::string> TargetGuard::checkForRegistration(const std::string& url) const {
+std::optional<std::string> TargetGuard::checkForRegistration(const std::string& url,
+                                                             const std::string& company) const {
   const Parsed parsed = parse(url);
   if (!parsed.url) return parsed.error;
   if (allowPrivate_) return std::nullopt;
-  const Resolution resolution = resolveHost(parsed.url->host, resolveTimeout_);
+  const Resolution resolution = resolveHost(parsed.url->host, resolveTimeout_, company);
   if (resolution.status != Resolution::Status::kResolved) return std::nullopt;
   for (const auto& address : resolution.addresses) {
     if (!isPublicAddress(address)) return std::string(kNotPublic);
@@ -267,11 +268,13 @@ std::optional<std::string> TargetGuard::checkForRegistration(const std::string& 
   return std::nullopt;
 }
 
-TargetGuard::Resolved TargetGuard::resolveForDelivery(const std::string& url) const {
+TargetGuard::Resolved TargetGuard::resolveForDelivery(const std::string& url,
+                                                      const std::string& company) const {
   const Parsed parsed = parse(url);
   if (!parsed.url) throw TargetRefused(parsed.error);
-  Resolution resolution = resolveHost(parsed.url->host, resolveTimeout_);
-  if (resolution.status != Resolution::Status::kResolved) throw TargetUnresolved(resolution.error);
+  Resolution resolution = resolveHost(parsed.url->host, resolveTimeout_, company);
+  if (resolution.status != Resolution::Status::kResolved)
+    throw TargetUnresolved(resolution.error, resolution.status == Resolution::Status::kTimedOut);
   if (!allowPrivate_) {
     for (const auto& address : resolution.addresses) {
       if (!isPublicAddress(address))

@@ -48,17 +48,20 @@ class TargetGuard {
   // At create and update: syntax, then the addresses the host resolves to.
   // Returns the 422 message ("url must not point at a private, loopback or
   // reserved address") or nullopt. A name that does not resolve (or not
-  // within the resolve time-out) passes: its deliveries fail and retry.
-  std::optional<std::string> checkForRegistration(const std::string& url) const;
+  // within the resolve time-out, or not now: `company` holds its share of
+  // lookups already, TargetResolver.h) passes: its deliveries fail and retry.
+  std::optional<std::string> checkForRegistration(const std::string& url,
+                                                  const std::string& company = "") const;
 
   // At delivery: resolves the host and returns the addresses to connect to,
   // in resolver order. Throws TargetRefused when any address is not public
   // (unless allowed), TargetUnresolved when the name does not resolve.
+  // `company` is whose delivery it is (the resolver's per-company bound).
   struct Resolved {
     TargetUrl url;
     std::vector<Poco::Net::IPAddress> addresses;
   };
-  Resolved resolveForDelivery(const std::string& url) const;
+  Resolved resolveForDelivery(const std::string& url, const std::string& company = "") const;
 
  private:
   bool allowPrivate_;
@@ -72,7 +75,9 @@ struct TargetRefused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 struct TargetUnresolved : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit TargetUnresolved(const std::string& why, bool timedOut = false)
+      : std::runtime_error(why), timedOut(timedOut) {}
+  bool timedOut;  // the resolver did not answer in time (not: no such name, or busy)
 };
 
 }  // namespace rapport::webhooks

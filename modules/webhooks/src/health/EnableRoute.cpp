@@ -36,6 +36,7 @@ Redelivered backfill(Tx& tx, const EventLog& log, const std::string& webhookId,
       tx, log, webhookId,
       {.query = {.afterSequence = 0, .since = since, .types = types, .limit = kLogPage},
        .due = now,
+       .cap = kMaxRedelivery,
        .skip = [&](const Event& event) { return ownNotice(event, webhookId); },
        .maxPayloadBytes = maxPayloadBytes});
 }
@@ -73,6 +74,14 @@ Response EnableRoute::operator()(const Request& request) const {
     delivery_store::resume(tx, id, now);
     if (wantBackfill) {
       done = backfill(tx, host_.eventLog(), id, stored.events, since, now, maxPayloadBytes_);
+      if (done.overCap) {
+        // Refused whole (the webhook stays disabled): nothing is dropped silently.
+        throw Error::validation(
+            {{"backfill",
+              {"More than " + std::to_string(kMaxRedelivery) +
+               " events were missed: enable without backfill, then replay them in parts "
+               "(POST /webhooks/{id}/replay)."}}});
+      }
     }
     webhook = webhookJson(*webhook_store::find(tx, tx.companyId(), id));
     enabled = true;
@@ -100,8 +109,10 @@ void describeEnableRoute(Registry& registry) {
            "and `disabled_at`, and resumes its pending deliveries. With `backfill` true it also "
            "gets one new delivery per event of its types recorded since it was disabled (for "
            "a webhook deactivated with PATCH, since its last change), in the event log's "
-           "order; `truncated` says the retention already removed some of them. An active "
-           "webhook answers 200 with `backfilled` 0, or 409 when a backfill is asked.",
+           "order, after the company's fresh deliveries; `truncated` says the retention already "
+           "removed some of them. At most 10000 events (422 beyond, and nothing changes: "
+           "enable without backfill, then replay in parts). An active webhook answers 200 "
+           "with `backfilled` 0, or 409 when a backfill is asked.",
        .body = schema::object({{"backfill", schema::boolean("Default false.")}}),
        .data = schema::object({{"webhook", schema::ref("Webhook")},
                                {"backfilled", schema::integer("Deliveries written.")},

@@ -15,13 +15,12 @@
 #include <cstdint>
 #include <string>
 
+#include "health/Disabling.h"
 #include "health/HealthStore.h"
 #include "rapport/jobs.h"
 #include "rapport/module.h"
 
 namespace rapport::webhooks {
-
-inline constexpr const char* kWebhookDisabledEvent = "webhook.disabled";
 
 class HealthCheck {
  public:
@@ -35,7 +34,6 @@ class HealthCheck {
 
  private:
   void disable(const FailingWebhook& webhook, std::int64_t cutoff);
-  void notify(const std::string& companyId, const Json& webhook, const Streak& streak);
 
   Host& host_;
   std::chrono::seconds disableAfter_;

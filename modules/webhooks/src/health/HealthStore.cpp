@@ -53,6 +53,18 @@ std::optional<Streak> disable(Tx& tx, const std::string& id, std::int64_t cutoff
                 .lastError = rows.front().str("last_error")};
 }
 
+std::optional<Streak> disableGone(Tx& tx, const std::string& id, std::int64_t now,
+                                  const std::string& lastError) {
+  const Result rows = tx.query(
+      "UPDATE webhooks SET is_active = ?, disabled_reason = ?, disabled_at = ?, updated_at = ?, "
+      "failing_since = COALESCE(failing_since, CAST(? AS BIGINT)), last_error = ? "
+      "WHERE company_id = ? AND id = ? AND is_active = ? RETURNING failing_since, last_error",
+      {false, std::string(kDisabledGone), now, now, now, lastError, tx.companyId(), id, true});
+  if (rows.empty()) return std::nullopt;
+  return Streak{.failingSince = rows.front().i64("failing_since"),
+                .lastError = rows.front().str("last_error")};
+}
+
 void markHealthy(Tx& tx, const std::string& id) {
   tx.exec(
       "UPDATE webhooks SET failing_since = NULL, last_error = NULL, disabled_reason = NULL, "

@@ -19,6 +19,7 @@ namespace rapport::webhooks {
 
 // Why the health check disabled a webhook (the API's `disabled_reason`).
 inline constexpr const char* kDisabledFailing = "failing";
+inline constexpr const char* kDisabledGone = "gone";  // the receiver answered 410 Gone
 
 // A webhook the health check found failing for long enough.
 struct FailingWebhook {
@@ -58,6 +59,12 @@ std::vector<FailingWebhook> failing(Queryable& db, std::int64_t cutoff, int limi
 // instance or a PATCH got there first, or it recovered).
 std::optional<Streak> disable(Tx& tx, const std::string& id, std::int64_t cutoff, std::int64_t now,
                               const char* reason);
+
+// Disables tx's tenant's webhook `id` at `now` because its receiver answered
+// 410 Gone, if it is still active; the streak (begun now if none ran) is
+// returned, with `lastError`; nullopt when it was not active.
+std::optional<Streak> disableGone(Tx& tx, const std::string& id, std::int64_t now,
+                                  const std::string& lastError);
 
 // The streak and the disable marks go: a webhook made active again starts healthy.
 void markHealthy(Tx& tx, const std::string& id);

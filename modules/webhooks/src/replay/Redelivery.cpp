@@ -18,8 +18,10 @@ Redelivered redeliver(Tx& tx, const EventLog& log, const std::string& webhookId,
         done.overCap = true;
         return done;
       }
-      delivery_store::insert(
-          tx, eventDelivery(webhookId, logged.event, plan.due + done.count, plan.maxPayloadBytes));
+      NewDelivery delivery =
+          eventDelivery(webhookId, logged.event, plan.due + done.count, plan.maxPayloadBytes);
+      delivery.backlog = true;  // claimed after the company's fresh deliveries
+      delivery_store::insert(tx, delivery);
       ++done.count;
       if (!done.from) done.from = logged.sequence;
       done.to = logged.sequence;

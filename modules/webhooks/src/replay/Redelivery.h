@@ -13,6 +13,13 @@
 
 namespace rapport::webhooks {
 
+// At most this many deliveries per replay or backfill (docs/modules/
+// webhooks.md, "Fairness"): beyond, the call is refused (422) and writes
+// nothing, rather than clipped, since a clipped backfill would drop events
+// silently; the caller narrows it (replay: a later cursor, or types) or
+// enables without a backfill and replays in parts.
+inline constexpr std::int64_t kMaxRedelivery = 10000;
+
 struct Redelivered {
   std::int64_t count = 0;
   std::optional<std::int64_t> from;  // the first event's sequence
@@ -31,7 +38,8 @@ struct RedeliveryPlan {
 
 // Reads the company's log page by page in `tx` and writes one new delivery
 // per event for `webhookId` (FanOut's eventDelivery), in the log's order,
-// so the workers send them oldest first.
+// so the workers send them oldest first. The deliveries are marked backlog:
+// the workers take the company's fresh deliveries before them.
 Redelivered redeliver(Tx& tx, const EventLog& log, const std::string& webhookId,
                       RedeliveryPlan plan);
 

@@ -149,7 +149,8 @@ void describeReplayRoute(Registry& registry) {
            "types (or of `types`, a subset of them) kept in the event log after the cursor "
            "`after` (a `sequence`, as GET /v1/events pages) or created at or after `since`: "
            "exactly one of the two. The deliveries are sent like those of fresh events (a "
-           "new delivery id, signed when sent), oldest first. At most 10000 events per call "
+           "new delivery id, signed when sent), oldest first, after the company's fresh "
+           "deliveries. At most 10000 events per call "
            "(422 beyond: narrow it). 409 when the webhook is disabled; 410 when the event log "
            "no longer keeps all the events asked for (events.retention_days).",
        .body = object({{"since", timestamp("replay the events created at or after this time")},

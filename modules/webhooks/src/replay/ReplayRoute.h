@@ -21,12 +21,13 @@
 #include "rapport/http.h"
 #include "rapport/jobs.h"
 #include "rapport/module.h"
+#include "replay/Redelivery.h"
 
 namespace rapport::webhooks {
 
 class ReplayRoute {
  public:
-  static constexpr std::size_t kMaxReplay = 10000;
+  static constexpr std::size_t kMaxReplay = static_cast<std::size_t>(kMaxRedelivery);
 
   // `host` and `deliverer` outlive this object.
   ReplayRoute(Host& host, const Deliverer& deliverer) : host_(host), deliverer_(deliverer) {}
