@@ -85,7 +85,7 @@ std::vector<ClaimedDelivery> claimOfCompany(Queryable& db, const std::string& co
                                             std::int64_t now, const std::string& lease,
                                             std::int64_t leaseUntil, int limit, int perTarget) {
   const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR UPDATE SKIP LOCKED" : "";
-  Params params{lease, leaseUntil, company, now, now};
+  Params params{company, now, now};
   std::string targetCap;
   if (perTarget > 0) {
     // webhook_deliveries_leased: only rows under a lease are in it.
@@ -97,12 +97,18 @@ std::vector<ClaimedDelivery> claimOfCompany(Queryable& db, const std::string& co
     params.emplace_back(static_cast<std::int64_t>(perTarget));
   }
   params.emplace_back(static_cast<std::int64_t>(limit));
+  params.emplace_back(lease);
+  params.emplace_back(leaseUntil);
+  // The pick is a CTE: PostgreSQL runs a locking CTE once, whereas a
+  // `WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED)` may be run
+  // again per outer row and claim more than n (the mail outbox met it).
   Result rows = db.query(
-      "UPDATE webhook_deliveries SET lease = ?, lease_until = ? WHERE id IN ("
-      "SELECT d.id FROM webhook_deliveries d WHERE d.company_id = ? AND d.status = 'pending' "
-      "AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
+      "WITH picked AS (SELECT d.id FROM webhook_deliveries d WHERE d.company_id = ? "
+      "AND d.status = 'pending' AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
       "AND (d.lease IS NULL OR d.lease_until < ?)" +
-          targetCap + " ORDER BY d.backlog, d.next_attempt_at, d.created_at LIMIT ?" + lock + ")" +
+          targetCap + " ORDER BY d.backlog, d.next_attempt_at, d.created_at LIMIT ?" + lock +
+          ") UPDATE webhook_deliveries SET lease = ?, lease_until = ? "
+          "WHERE id IN (SELECT id FROM picked)" +
           kClaimReturning + ", next_attempt_at, backlog, created_at",
       params);
   // RETURNING comes in the engine's order: the batch is sent in the claim's
