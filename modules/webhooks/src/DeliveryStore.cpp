@@ -214,8 +214,8 @@ std::int64_t deferWebhook(Queryable& db, const std::string& companyId, const std
   // Served by webhook_deliveries_status (company_id, webhook_id, status, ...).
   return db.exec(
       "UPDATE webhook_deliveries SET next_attempt_at = ? WHERE company_id = ? AND webhook_id = ? "
-      "AND status = 'pending' AND next_attempt_at IS NOT NULL AND next_attempt_at < ? "
-      "AND (lease IS NULL OR lease_until < ?)",
+      "AND status = 'pending' AND attempts = 0 AND next_attempt_at IS NOT NULL "
+      "AND next_attempt_at < ? AND (lease IS NULL OR lease_until < ?)",
       {until, companyId, webhookId, until, now});
 }
 

@@ -122,8 +122,9 @@ void release(Queryable& db, const ClaimedDelivery& delivery, bool pause = false)
 // Frees the lease without an attempt and makes the delivery due at `until`
 // (the circuit breaker: nothing is counted, nothing fails).
 void defer(Queryable& db, const ClaimedDelivery& delivery, std::int64_t until);
-// Every pending delivery of the webhook due before `until` and not held at
-// `now` becomes due at `until` (a circuit that opened); returns how many.
+// Every pending delivery of the webhook not attempted yet, due before `until`
+// and not held at `now`, becomes due at `until` (a circuit that opened);
+// returns how many. Deliveries in their retry schedule keep it.
 std::int64_t deferWebhook(Queryable& db, const std::string& companyId, const std::string& webhookId,
                           std::int64_t until, std::int64_t now);
 // Deletes a delivery whose webhook is gone (guarded by the lease).

@@ -513,6 +513,9 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
     const std::string held = addDelivery(webhook, now - kSecond);
     setColumns(held, "lease = ?, lease_until = ?", {"other", now + 10 * kSecond});
     const std::string apart = addDelivery(otherWebhook, now - kSecond);
+    // A delivery in its retry schedule keeps it: its retries probe the target.
+    const std::string retrying = addDelivery(webhook, now - kSecond);
+    setColumns(retrying, "attempts = ?", {std::int64_t{2}});
     const std::int64_t until = now + 60 * kSecond;
 
     delivery_store::defer(db(), claimed.front(), until);
@@ -526,6 +529,7 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(now + 600 * kSecond, row(later).i64("next_attempt_at"));
     CPPUNIT_ASSERT_EQUAL(now - kSecond, row(held).i64("next_attempt_at"));
     CPPUNIT_ASSERT_EQUAL(now - kSecond, row(apart).i64("next_attempt_at"));
+    CPPUNIT_ASSERT_EQUAL(now - kSecond, row(retrying).i64("next_attempt_at"));
   }
 
  private:

@@ -409,4 +409,26 @@ std::string sqlQuote(const std::string& text) {
   return out + "'";
 }
 
+std::size_t insertContactEvents(const std::string& databaseUrl, const std::string& companyId,
+                                int count, std::int64_t createdAtMicros,
+                                std::int64_t sqliteSequenceBase) {
+  const std::string n = std::to_string(count);
+  const std::string sequence = rapport::test::onPostgres()
+                                   ? std::string("0 - nextval('events_provisional')")
+                                   : std::to_string(sqliteSequenceBase) + " + i";
+  const std::string rows =
+      rapport::test::onPostgres() ? " FROM generate_series(1, " + n + ") AS i" : " FROM n";
+  const std::string numbers =
+      rapport::test::onPostgres()
+          ? std::string()
+          : "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + n + ") ";
+  const std::string sql =
+      "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, "
+      "created_at) " +
+      numbers + "SELECT " + sqlQuote(companyId) + ", " + sequence + ", 'evt_cap_" + randomHex() +
+      "_' || i, 'crm.contact.created', 'contacts', NULL, " + sqlQuote("{\"id\":\"cont_cap\"}") +
+      ", " + std::to_string(createdAtMicros) + rows + " RETURNING 1";
+  return queryDatabase(databaseUrl, sql).size();
+}
+
 }  // namespace rapport::e2e

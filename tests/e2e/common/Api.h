@@ -142,6 +142,15 @@ std::vector<std::vector<std::string>> queryDatabase(const std::string& databaseU
                                                     const std::string& sql);
 // 'text' with quotes doubled, for literals in queryDatabase.
 std::string sqlQuote(const std::string& text);
+// Writes `count` crm.contact.created events of `companyId` straight into the
+// event log (a backlog larger than a test could make through the API in
+// time): ids evt_cap_<random>_<n>, data {"id":"cont_cap"}, created at
+// `createdAtMicros`. PostgreSQL numbers them at commit (the host's trigger,
+// from provisional negative sequences); on SQLite they take the sequences
+// sqliteSequenceBase + 1 .. + count. Returns how many rows were written.
+std::size_t insertContactEvents(const std::string& databaseUrl, const std::string& companyId,
+                                int count, std::int64_t createdAtMicros,
+                                std::int64_t sqliteSequenceBase);
 
 // Holds the write lock of a SQLite database (a "sqlite:" URL) from another
 // connection until destroyed: what another process writing to the file looks

@@ -218,28 +218,12 @@ class EventsReplayTest : public CppUnit::TestFixture {
     Receiver receiver;
     const Fixture f =
         withWebhook(client, receiver, "replay-cap", eventsList({"crm.contact.created"}));
-    const std::string now = std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
-                                               std::chrono::system_clock::now().time_since_epoch())
-                                               .count());
-    const std::string columns =
-        "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, "
-        "created_at) ";
-    const std::string values = "SELECT " + sqlQuote(f.owner.companyId) + ", %SEQ%, 'evt_cap_" +
-                               randomHex() + "_' || i, 'crm.contact.created', 'contacts', NULL, " +
-                               sqlQuote("{\"id\":\"cont_cap\"}") + ", " + now;
-    std::string sql;
-    if (rapport::test::onPostgres()) {
-      sql = columns +
-            std::string(values).replace(values.find("%SEQ%"), 5,
-                                        "0 - nextval('events_provisional')") +
-            " FROM generate_series(1, 10001) AS i RETURNING 1";
-    } else {
-      sql = columns +
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10001) " +
-            std::string(values).replace(values.find("%SEQ%"), 5, "1000000 + i") +
-            " FROM n RETURNING 1";
-    }
-    CPPUNIT_ASSERT_EQUAL(std::size_t{10001}, queryDatabase(server.databaseUrl(), sql).size());
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+    CPPUNIT_ASSERT_EQUAL(
+        std::size_t{10001},
+        insertContactEvents(server.databaseUrl(), f.owner.companyId, 10001, now, 1000000));
     CPPUNIT_ASSERT_EQUAL(std::size_t{10001},
                          allEvents(client, f.owner.token, "crm.contact.created").size());
     CRM_ASSERT_FIELD_ERROR(

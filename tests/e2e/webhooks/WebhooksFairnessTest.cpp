@@ -302,29 +302,13 @@ class WebhooksFairnessTest : public CppUnit::TestFixture {
     const Json hook = createWebhook(client, owner.token, receiver.url("/cap"), kFairEvents);
     E2E_ASSERT_DATA(200, client.patch(webhookPath(hook), Json::object({{"is_active", false}}),
                                       bearer(owner.token)));
-    const std::string later = std::to_string(
+    const std::int64_t later =
         std::chrono::duration_cast<std::chrono::microseconds>(
             std::chrono::system_clock::now().time_since_epoch() + std::chrono::seconds(1))
-            .count());
-    const std::string columns =
-        "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, "
-        "created_at) ";
-    const std::string values = "SELECT " + sqlQuote(owner.companyId) + ", %SEQ%, 'evt_cap_" +
-                               randomHex() + "_' || i, 'crm.contact.created', 'contacts', NULL, " +
-                               sqlQuote("{\"id\":\"cont_cap\"}") + ", " + later;
-    std::string sql;
-    if (rapport::test::onPostgres()) {
-      sql = columns +
-            std::string(values).replace(values.find("%SEQ%"), 5,
-                                        "0 - nextval('events_provisional')") +
-            " FROM generate_series(1, 10001) AS i RETURNING 1";
-    } else {
-      sql = columns +
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10001) " +
-            std::string(values).replace(values.find("%SEQ%"), 5, "2000000 + i") +
-            " FROM n RETURNING 1";
-    }
-    CPPUNIT_ASSERT_EQUAL(std::size_t{10001}, queryDatabase(server.databaseUrl(), sql).size());
+            .count();
+    CPPUNIT_ASSERT_EQUAL(
+        std::size_t{10001},
+        insertContactEvents(server.databaseUrl(), owner.companyId, 10001, later, 2000000));
 
     const HttpResult refused = client.post(webhookPath(hook, "/enable"),
                                            Json::object({{"backfill", true}}), bearer(owner.token));

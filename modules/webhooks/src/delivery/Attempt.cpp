@@ -196,7 +196,10 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
       delivery_store::release(host_.db(), d);
       continue;
     }
-    if (mode == Mode::Scheduled) {
+    // An open circuit holds back first attempts only: a delivery already in
+    // its retry schedule keeps it (decisions §8: 6 attempts at the
+    // schedule's times), and its retries are the probes that close it.
+    if (mode == Mode::Scheduled && d.attempts == 0) {
       if (const auto until = circuits_->openUntil(d.webhookId, nowMicros())) {
         delivery_store::defer(host_.db(), d, *until);
         continue;

@@ -6,9 +6,10 @@
 // Per webhook, in this instance's memory (each instance learns on its own):
 // - closed: attempts go; `timeoutsToOpen` consecutive attempts that ran out
 //   of time (any answer, or a fast failure, resets the count) open it;
-// - open for `openFor`: the worker defers the webhook's deliveries to the
-//   end of that time (next_attempt_at moves; no attempt is counted, nothing
-//   fails);
+// - open for `openFor`: the worker defers the webhook's deliveries not
+//   attempted yet to the end of that time (next_attempt_at moves; no
+//   attempt is counted, nothing fails); deliveries already in their retry
+//   schedule keep it (the contract's 6 attempts) and act as its probes;
 // - then half-open: attempts go again; the first that times out opens it for
 //   another `openFor`, the first that does not closes it.
 //
