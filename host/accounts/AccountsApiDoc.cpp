@@ -343,13 +343,17 @@ void describeTwoFactorSetup(rapport::Registry& registry) {
       "POST", "/auth/2fa/enable",
       {.summary = "Start enabling two-factor authentication",
        .description =
-           "Gives a new TOTP secret to add to an authenticator app, then confirm. Asks for the "
-           "password (missing or wrong: 422 on `password`). An account without a password "
-           "(social login) sends none: its sign-in must be less than 10 minutes old (a refresh "
-           "does not renew it), else 403 and the user signs in again.",
+           "Gives a new TOTP secret to add to an authenticator app, then confirm. A sign-in of "
+           "the last 10 minutes needs no body (a refresh or a company switch keeps the "
+           "sign-in's time); an older session must send the password (missing or wrong: 422 on "
+           "`password`), and a password sent is always checked. An account without a password "
+           "(social login) sends none: an older session answers 403 and the user signs in "
+           "again.",
        .tag = kTwoFactor,
        .body = schema::object(
-           {{"password", schema::text(1024, "Required when the account has a password.")}}),
+           {{"password", schema::text(1024,
+                                      "Required when the sign-in is more than 10 minutes "
+                                      "old and the account has a password.")}}),
        .data =
            schema::object({{"secret", schema::string("Base32.")}, {"otpauth_uri", schema::url()}},
                           {"secret", "otpauth_uri"}),

@@ -42,7 +42,13 @@ rapport::Response SetupRoutes::enable(const rapport::Request& req) {
   const UserRecord user = currentUser(req);
   if (user.twoFactorEnabled) throw rapport::Error::conflict(kAlreadyOn);
   if (user.passwordHash) {
-    requirePassword(req, user);
+    // Decisions §4's enable takes no body: a sign-in of the last
+    // kFreshSignInSeconds is the proof of presence. An older session (a
+    // token copied long after its sign-in) must give the password, and a
+    // password sent is always checked.
+    if (req.bodyObject().contains("password") || !signedInRecently(req)) {
+      requirePassword(req, user);
+    }
   } else {
     requireFreshSignIn(req);
   }
@@ -125,11 +131,16 @@ void SetupRoutes::requirePassword(const rapport::Request& req, const UserRecord&
   throw rapport::Error::invalidField("password", "The password is incorrect.");
 }
 
-void SetupRoutes::requireFreshSignIn(const rapport::Request& req) {
+bool SetupRoutes::signedInRecently(const rapport::Request& req) const {
   // Refresh and context switch keep the login's time: only signing in
-  // again makes a session fresh, and that needs the social provider.
+  // again makes a session fresh.
   const std::optional<std::int64_t> started = ctx_.tokens.sessionStartedAt(req.identity.tokenId);
-  if (started && ctx_.clock() - *started <= kFreshSignInSeconds * kMicrosPerSecond) return;
+  return started && ctx_.clock() - *started <= kFreshSignInSeconds * kMicrosPerSecond;
+}
+
+void SetupRoutes::requireFreshSignIn(const rapport::Request& req) {
+  // Without a password, signing in again needs the social provider.
+  if (signedInRecently(req)) return;
   throw rapport::Error::forbidden(
       "Sign in again to turn on two-factor authentication: your sign-in must be less than " +
       std::to_string(kFreshSignInSeconds / 60) + " minutes old.");

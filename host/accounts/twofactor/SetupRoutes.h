@@ -1,14 +1,16 @@
 // Turning two-factor login on and off (decisions §4), all authenticated:
 //
-//   POST   /auth/2fa/enable {password} -> {secret, otpauth_uri}; 409 when
-//          on (checked first). Missing or wrong password 422 on `password`
-//          (counted by the login throttle): whoever holds a stolen token
-//          must not bind the account to their own authenticator. A user
-//          without a password (social login) has no code yet either: their
-//          presence is a fresh sign-in, a session started (login, social
-//          login) within kFreshSignInSeconds; an older one answers 403 and
-//          the user signs in again. Again before confirm: a new pending
-//          secret replaces the old one.
+//   POST   /auth/2fa/enable {password?} -> {secret, otpauth_uri}; 409 when
+//          on (checked first). Whoever holds a stolen token must not bind
+//          the account to their own authenticator ("sudo mode"): a session
+//          whose sign-in (login, social login; a refresh or switch keeps
+//          its time) is older than kFreshSignInSeconds must send the
+//          password, missing or wrong: 422 on `password` (counted by the
+//          login throttle). A fresh sign-in needs no body, as decisions §4
+//          has it; a password sent is always checked. A user without a
+//          password (social login) has no code yet either: an older session
+//          answers 403 and the user signs in again. Again before confirm: a
+//          new pending secret replaces the old one.
 //   POST   /auth/2fa/confirm {code}  -> {recovery_codes}: 8 codes; 2FA on.
 //          Wrong code 422 on `code`; nothing pending (or already on) 409.
 //          The user's other tokens are revoked (the current one stays).
@@ -52,8 +54,10 @@ class SetupRoutes {
   UserRecord currentUser(const rapport::Request& req);
   // The password of the body; 422 on `password` when missing or wrong.
   void requirePassword(const rapport::Request& req, const UserRecord& user);
-  // For a user without a password: 403 unless the caller's session started
-  // within kFreshSignInSeconds.
+  // Whether the caller's session started (a sign-in, not a refresh or a
+  // switch) within kFreshSignInSeconds.
+  bool signedInRecently(const rapport::Request& req) const;
+  // For a user without a password: 403 unless signedInRecently.
   void requireFreshSignIn(const rapport::Request& req);
   // The password (or, for a user without one, a current TOTP or recovery
   // code) of the body; 422 on the field when it is missing or wrong.

@@ -15,6 +15,7 @@ class SetupRoutesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(SetupRoutesTest);
   CPPUNIT_TEST(testEnableAnswersSecretAndUri);
   CPPUNIT_TEST(testEnableAsksForThePassword);
+  CPPUNIT_TEST(testEnableAfterAFreshSignInNeedsNoPassword);
   CPPUNIT_TEST(testEnableWithoutAPasswordNeedsAFreshSignIn);
   CPPUNIT_TEST(testEnableAgainReplacesThePendingSecret);
   CPPUNIT_TEST(testConfirmTurnsItOn);
@@ -51,9 +52,12 @@ class SetupRoutesTest : public CppUnit::TestFixture {
 
   void testEnableAsksForThePassword() {
     // Issue 21: whoever holds a stolen token must not bind the account to
-    // their own authenticator (and lock its owner out of it).
+    // their own authenticator (and lock its owner out of it). A sign-in of
+    // the last 10 minutes needs no password (decisions §4's enable has no
+    // body); an older session must send it.
     TwoFactorFixture f;
     const auto user = f.h.registerUser("pat@example.com");
+    f.h.time.advanceSeconds(601);
     const rapport::Error missing =
         expectError([&] { f.h.call("POST", "/auth/2fa/enable", user.token, Json::object()); });
     CPPUNIT_ASSERT_EQUAL(422, missing.status());
@@ -68,6 +72,24 @@ class SetupRoutesTest : public CppUnit::TestFixture {
     for (int i = 0; i < 4; ++i)
       expectError([&] { f.enable(user.token, "guess-" + std::to_string(i)); });
     CPPUNIT_ASSERT_EQUAL(429, expectError([&] { f.enable(user.token, "guess-5"); }).status());
+  }
+
+  void testEnableAfterAFreshSignInNeedsNoPassword() {
+    TwoFactorFixture f;
+    const auto user = f.h.registerUser("ray@example.com");
+    f.h.time.advanceSeconds(600);
+    CPPUNIT_ASSERT_EQUAL(200, f.h.call("POST", "/auth/2fa/enable", user.token).status);
+    // A password sent is checked all the same.
+    const rapport::Error wrong = expectError([&] { f.enable(user.token, "not-the-password"); });
+    CPPUNIT_ASSERT(hasFieldError(wrong, "password", "The password is incorrect."));
+    // A refresh keeps the sign-in's time: past 10 minutes the password is due.
+    f.h.time.advanceSeconds(1);
+    const auto refreshed = f.h.tokens->refresh(user.token);
+    CPPUNIT_ASSERT(refreshed);
+    const rapport::Error stale =
+        expectError([&] { f.h.call("POST", "/auth/2fa/enable", refreshed->token); });
+    CPPUNIT_ASSERT_EQUAL(422, stale.status());
+    CPPUNIT_ASSERT(hasFieldError(stale, "password", ""));
   }
 
   void testEnableWithoutAPasswordNeedsAFreshSignIn() {
