@@ -61,14 +61,12 @@ rapport::Response SessionRoutes::switchContext(const rapport::Request& req) {
   auto companyId = v.id("company_id", true);
   v.check();
   const std::string& id = *companyId.value;
+  if (id == req.identity.companyId) return switchToCurrent(req);
   std::optional<CompanyRecord> company;
   std::optional<Role> role;
   // The current token is checked first (a refreshed one is reuse: its
   // family is revoked, 401), then these checks, in the same transaction.
-  auto admit = [&](Queryable& tx, const std::string& currentCompanyId) {
-    if (id == currentCompanyId) {
-      throw rapport::Error::invalidField("company_id", "The token already resolves this company.");
-    }
+  auto admit = [&](Queryable& tx, const std::string&) {
     // A wrong prefix cannot name a company: the same 404 as an absent one.
     if (rapport::hasPrefix(id, "comp_")) company = companies::find(tx, id);
     if (!company) throw rapport::Error::notFound("Company not found.");
@@ -78,11 +76,30 @@ rapport::Response SessionRoutes::switchContext(const rapport::Request& req) {
   // The current token stays valid and keeps resolving its own company.
   const std::optional<IssuedToken> issued = ctx_.tokens.issueForCompany(req.identity, id, admit);
   if (!issued || !company || !role) throw rapport::Error::unauthorized();
-  Json data = tokenJson(*issued);
-  data.set("company", Json::object({{"id", company->id},
-                                    {"name", company->name},
-                                    {"role", std::string(rapport::roleName(*role))}}));
-  data.set("company_id", company->id);
+  return switched(*issued, *company, *role);
+}
+
+rapport::Response SessionRoutes::switchToCurrent(const rapport::Request& req) {
+  // The company the token already resolves: the family's next token, as a
+  // refresh gives it. The current token then ends after the refresh grace,
+  // so no sibling outlives the chain (a copy of the token cannot fork the
+  // login), and a token refreshed already is reuse: its family is revoked.
+  const std::optional<IssuedToken> issued = ctx_.tokens.refresh(bearerToken(req.headers));
+  if (!issued) throw rapport::Error::unauthorized();
+  const std::optional<CompanyRecord> company = companies::find(ctx_.db, req.identity.companyId);
+  const std::optional<Role> role =
+      companies::roleOf(ctx_.db, req.identity.companyId, req.identity.userId);
+  if (!company || !role) throw rapport::Error::unauthorized();
+  return switched(*issued, *company, *role);
+}
+
+rapport::Response SessionRoutes::switched(const IssuedToken& issued, const CompanyRecord& company,
+                                          Role role) {
+  Json data = tokenJson(issued);
+  data.set("company", Json::object({{"id", company.id},
+                                    {"name", company.name},
+                                    {"role", std::string(rapport::roleName(role))}}));
+  data.set("company_id", company.id);
   return rapport::Response::ok(std::move(data), "Company switched.");
 }
 

@@ -1,5 +1,6 @@
 // The company-context switch cannot clone a session (issue 21): a switch to
-// the company the token already resolves answers 422 and issues nothing; a
+// the company the token already resolves is that token's refresh (the
+// family's next token; the old one is refreshed, so no sibling); a
 // token that was refreshed already cannot switch (presenting it is reuse:
 // the whole login ends, on every instance, and the log names no token); and
 // a token a switch issued belongs to the login, so a reuse anywhere in it
@@ -35,7 +36,7 @@ std::string tokenCounts(const ServerProcess& server, const std::string& userId) 
 
 class ContextSwitchTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ContextSwitchTest);
-  CPPUNIT_TEST(testSwitchToTheSameCompanyIs422);
+  CPPUNIT_TEST(testSwitchToTheSameCompanyIsItsRefresh);
   CPPUNIT_TEST(testSwitchWithARefreshedTokenEndsTheLogin);
   CPPUNIT_TEST(testASwitchedTokenEndsWithItsLogin);
   CPPUNIT_TEST_SUITE_END();
@@ -46,16 +47,20 @@ class ContextSwitchTest : public CppUnit::TestFixture {
     return servers;
   }
 
-  void testSwitchToTheSameCompanyIs422() {
+  void testSwitchToTheSameCompanyIsItsRefresh() {
     HttpClient& a = *pair().a;
     const Account account = registerUser(a, "same");
-    const Json error = E2E_ASSERT_ERROR(422, switchTo(a, account.token, account.companyId));
-    CPPUNIT_ASSERT(error["errors"].contains("company_id"));
-    // No sibling was minted: the registration's token is the only one, and
-    // it works and refreshes as before.
-    CPPUNIT_ASSERT_EQUAL(std::string("1/0"), tokenCounts(*pair().first, account.userId));
-    const std::string next = refreshed(a, account.token);
+    const Json data = E2E_ASSERT_DATA(200, switchTo(a, account.token, account.companyId));
+    CPPUNIT_ASSERT_EQUAL(account.companyId, data["company_id"].asString());
+    CPPUNIT_ASSERT_EQUAL(account.companyId, data["company"]["id"].asString());
+    const std::string next = data["token"].asString();
     E2E_ASSERT_DATA(200, pair().b->get("/v1/auth/me", bearer(next)));
+    // No sibling: the old token was refreshed by the switch, so showing it
+    // to refresh (or switch) again is reuse and ends the whole login.
+    CPPUNIT_ASSERT_EQUAL(std::string("2/0"), tokenCounts(*pair().first, account.userId));
+    E2E_ASSERT_ERROR(401, a.post("/v1/auth/refresh", Json::object(), bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(std::string("2/2"), tokenCounts(*pair().first, account.userId));
+    E2E_ASSERT_ERROR(401, a.get("/v1/auth/me", bearer(next)));
   }
 
   void testSwitchWithARefreshedTokenEndsTheLogin() {
