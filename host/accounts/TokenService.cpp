@@ -241,15 +241,7 @@ TokenService::RefreshOutcome TokenService::refreshIn(Tx& tx, const std::string& 
   const std::int64_t now = clock_();
   const Result found =
       tx.query(std::string(kTokenRowColumns) + "WHERE token_hash = ?", {tokenHash});
-  if (found.empty()) return RefreshOutcome::Refused;
-  row = TokenRow::from(found.front());
-  // Checked before expiry and revocation: a refreshed token stays one for as
-  // long as its row lives (the purge keeps it while the family is alive).
-  if (row.refreshed) {
-    revokeFamily(tx, row, now);
-    return RefreshOutcome::Reused;
-  }
-  if (row.revoked || row.expiresAt <= now) return RefreshOutcome::Refused;
+  if (const auto outcome = screen(tx, found, row, now)) return *outcome;
   if (!memberActive(tx, row.userId, row.companyId)) return RefreshOutcome::Refused;
   // At the session cap: nothing left to hand out, the user logs in again.
   if (sessionCap(row.sessionStartedAt) - now < kMicrosPerSecond) return RefreshOutcome::Refused;
@@ -299,6 +291,20 @@ std::optional<IssuedToken> TokenService::issueForCompany(const Identity& current
   return outcome == RefreshOutcome::Issued ? issued : std::nullopt;
 }
 
+std::optional<TokenService::RefreshOutcome> TokenService::screen(Tx& tx, const Result& found,
+                                                                 TokenRow& row, std::int64_t now) {
+  if (found.empty()) return RefreshOutcome::Refused;
+  row = TokenRow::from(found.front());
+  // Checked before expiry and revocation: a refreshed token stays one for as
+  // long as its row lives (the purge keeps it while the family is alive).
+  if (row.refreshed) {
+    revokeFamily(tx, row, now);
+    return RefreshOutcome::Reused;
+  }
+  if (row.revoked || row.expiresAt <= now) return RefreshOutcome::Refused;
+  return std::nullopt;
+}
+
 TokenService::RefreshOutcome TokenService::switchIn(Tx& tx, const Identity& current,
                                                     const std::string& companyId,
                                                     const SwitchCheck& admit, TokenRow& row,
@@ -306,14 +312,7 @@ TokenService::RefreshOutcome TokenService::switchIn(Tx& tx, const Identity& curr
   const std::int64_t now = clock_();
   const Result found = tx.query(std::string(kTokenRowColumns) + "WHERE id = ? AND user_id = ?",
                                 {current.tokenId, current.userId});
-  if (found.empty()) return RefreshOutcome::Refused;
-  row = TokenRow::from(found.front());
-  // First, as for refresh: a refreshed token is reuse wherever it is shown.
-  if (row.refreshed) {
-    revokeFamily(tx, row, now);
-    return RefreshOutcome::Reused;
-  }
-  if (row.revoked || row.expiresAt <= now) return RefreshOutcome::Refused;
+  if (const auto outcome = screen(tx, found, row, now)) return *outcome;
   // The row, taken: a refresh of this token at the same moment waits for
   // this commit (and then refreshes it), or it committed first and this
   // update finds the token refreshed: the loser of that race is reuse, as

@@ -221,6 +221,12 @@ class TokenService : public Authenticator {
   RefreshOutcome switchIn(Tx& tx, const Identity& current, const std::string& companyId,
                           const SwitchCheck& admit, TokenRow& row,
                           std::optional<IssuedToken>& issued);
+  // What refresh and switch check first, on the token's row `found` (read
+  // into `row`): none, Refused; a refreshed token is reuse wherever it is
+  // shown (its family revoked in `tx`), Reused; a revoked or expired one,
+  // Refused. nullopt: the caller goes on.
+  std::optional<RefreshOutcome> screen(Tx& tx, const Result& found, TokenRow& row,
+                                       std::int64_t now);
   // Logs a reuse (a security event): the ids of `row`, never the token.
   static void logReuse(std::string_view how, const TokenRow& row);
   void revokeFamily(Tx& tx, const TokenRow& row, std::int64_t now);
