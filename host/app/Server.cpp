@@ -27,6 +27,7 @@ StorageOptions storageOptions(const Settings& s) {
   o.sqliteBusyTimeoutMs =
       static_cast<int>(s.getInt("database.sqlite_busy_timeout_ms", o.sqliteBusyTimeoutMs));
   o.lockTimeoutMs = static_cast<int>(s.getInt("database.lock_timeout_ms", o.lockTimeoutMs));
+  o.queryTimeoutMs = static_cast<int>(s.getInt("database.query_timeout_ms", o.queryTimeoutMs));
   const std::string sync = s.getString("database.sqlite_synchronous", "full");
   if (sync != "full" && sync != "normal") {
     throw std::invalid_argument("database.sqlite_synchronous must be full or normal (got '" + sync +

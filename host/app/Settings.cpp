@@ -76,6 +76,9 @@ std::vector<SettingInfo> buildKnown() {
        "full: a 201 survives a power loss; normal: a process crash only"},
       {"database.lock_timeout_ms", "5000",
        "PostgreSQL lock wait per statement, then 503 (0 = wait forever)"},
+      {"database.query_timeout_ms", "1000",
+       "deadline of a record list's statements (a filter no index serves), then 503 "
+       "(0 = none)"},
       {"modules.dir", "modules beside rapportd",
        "folders holding rapport_<name>.so (':' separated)"},
       {"modules.enabled", RAPPORT_DEFAULT_MODULES, "comma-separated module names"},

@@ -137,6 +137,53 @@ std::unique_ptr<PreparedStatement> Connection::prepare(std::string_view sql,
 }
 
 Result Connection::run(std::string_view sql, const Params& params, Caching caching) {
+  // A bounded read left its statement_timeout on the session: lifted before
+  // anything else runs, outside a transaction (begin() comes here first).
+  if (statementTimeoutMs_ != 0 && !inTransaction()) setStatementTimeout(0);
+  return runStatement(sql, params, caching);
+}
+
+namespace {
+
+// SQLite's progress handler: a non-zero answer interrupts the statement
+// ("interrupted", classified Busy by ErrorMapping).
+int pastDeadline(void* deadline) {
+  return std::chrono::steady_clock::now() >=
+                 *static_cast<std::chrono::steady_clock::time_point*>(deadline)
+             ? 1
+             : 0;
+}
+
+// Virtual machine instructions between two checks of the clock: about a
+// tenth of a millisecond of work, so the check costs nothing measurable.
+constexpr int kProgressStep = 10000;
+
+}  // namespace
+
+Result Connection::runBounded(std::string_view sql, const Params& params, int timeoutMs) {
+  if (timeoutMs <= 0) return run(sql, params);
+  if (dialect_ == Dialect::PostgreSQL) {
+    if (statementTimeoutMs_ != timeoutMs) setStatementTimeout(timeoutMs);
+    return runStatement(sql, params, Caching::Cached);
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  sqlite3_progress_handler(sqlite_, kProgressStep, &pastDeadline, &deadline);
+  try {
+    Result result = runStatement(sql, params, Caching::Cached);
+    sqlite3_progress_handler(sqlite_, 0, nullptr, nullptr);
+    return result;
+  } catch (...) {
+    sqlite3_progress_handler(sqlite_, 0, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Connection::setStatementTimeout(int timeoutMs) {
+  runStatement("SET statement_timeout = " + std::to_string(timeoutMs), {}, Caching::OneShot);
+  statementTimeoutMs_ = timeoutMs;
+}
+
+Result Connection::runStatement(std::string_view sql, const Params& params, Caching caching) {
   if (broken_) throw DbError(DbError::Kind::ConnectionLost, "the database connection was lost");
   const std::string signature = signatureOf(params);
   if (caching == Caching::OneShot) return runOnce(sql, signature, params);

@@ -38,6 +38,13 @@ class Connection {
 
   // Runs one statement ("?" placeholders). Throws DbError.
   Result run(std::string_view sql, const Params& params, Caching caching = Caching::Cached);
+  // Runs one autocommit read stopped after `timeoutMs` (Database::queryBounded):
+  // past it, DbError Busy (503 with Retry-After). SQLite: a progress handler
+  // checks the clock while the statement runs; PostgreSQL: the session's
+  // statement_timeout, set for bounded reads and lifted before any other
+  // statement outside a transaction (so never inside one, where a rollback
+  // would undo the SET).
+  Result runBounded(std::string_view sql, const Params& params, int timeoutMs);
 
   // Transaction control. begin() is BEGIN IMMEDIATE on SQLite: a deferred
   // transaction that reads then writes fails with "database is locked" when
@@ -88,7 +95,10 @@ class Connection {
   // SQL (with signature) that must not be cached any more: see
   // PostgresStatement::abandonIfUnsafe().
   std::unordered_set<std::string> oneShotKeys_;
-  int lockTimeoutMs_ = 0;  // PostgreSQL: the session's lock_timeout
+  int lockTimeoutMs_ = 0;       // PostgreSQL: the session's lock_timeout
+  int statementTimeoutMs_ = 0;  // PostgreSQL: the session's statement_timeout (0: none)
+  void setStatementTimeout(int timeoutMs);
+  Result runStatement(std::string_view sql, const Params& params, Caching caching);
   bool broken_ = false;
   bool served_ = false;
 };

@@ -55,9 +55,14 @@ bool isForeignKeyViolation(std::string_view message, std::string_view state) {
 // Lock waits that ran out: worth a retry later, like an exhausted pool.
 // PostgreSQL's deadlock (40P01), serialization failure (40001) and
 // lock_not_available (55P03) are the same kind of trouble.
+// A read stopped at its deadline (Database::queryBounded: PostgreSQL's
+// statement_timeout, 57014, or SQLite's progress handler, "interrupted")
+// is too: the client may ask for less, or again later.
 bool isBusy(std::string_view message, std::string_view state) {
-  return state == "40P01" || state == "40001" || state == "55P03" ||
-         contains(message, "database is locked") || contains(message, "database table is locked");
+  return state == "40P01" || state == "40001" || state == "55P03" || state == "57014" ||
+         contains(message, "database is locked") || contains(message, "database table is locked") ||
+         message == "interrupted" || contains(message, "SQLITE_INTERRUPT") ||
+         contains(message, ": interrupted");
 }
 
 DbError fromMessage(const std::string& message) {

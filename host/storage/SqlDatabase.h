@@ -36,6 +36,8 @@ struct StorageOptions {
   // PostgreSQL lock wait of each statement (the session's lock_timeout; 0 =
   // wait forever). Migrations wait without limit.
   int lockTimeoutMs = 5000;
+  // The deadline of Database::queryBounded reads (database.query_timeout).
+  int queryTimeoutMs = 1000;
 };
 
 // Called by Tx::emit inside the transaction (set by the event bus).

@@ -67,6 +67,7 @@ void rollbackQuietly(SessionPool::Lease& lease) noexcept {
 
 SqlDatabaseImpl::SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options)
     : url_(std::move(url)),
+      queryTimeoutMs_(options.queryTimeoutMs),
       pool_([this, options] { return std::make_unique<Connection>(url_, options); },
             static_cast<std::size_t>(options.poolSize),
             std::chrono::milliseconds(options.acquireTimeoutMs)),
@@ -95,16 +96,26 @@ Result SqlDatabaseImpl::write(std::string_view sql, const Params& params) {
 }
 
 Result SqlDatabaseImpl::autocommit(std::string_view sql, const Params& params) {
+  return onSession([&](Connection& session) { return session.run(sql, params); });
+}
+
+Result SqlDatabaseImpl::queryBounded(std::string_view sql, const Params& params) {
+  if (sql::changesData(sql)) return write(sql, params);  // a write is never cut short
+  return onSession(
+      [&](Connection& session) { return session.runBounded(sql, params, queryTimeoutMs_); });
+}
+
+Result SqlDatabaseImpl::onSession(const std::function<Result(Connection&)>& statement) {
   {
     SessionPool::Lease lease = pool_.acquire();
     try {
-      return lease->run(sql, params);
+      return statement(*lease);
     } catch (const DbError& error) {
       if (!worthRetrying(error, *lease)) throw;
     }
   }  // the dead session is closed here
   pool_.discardIdle();
-  return pool_.acquire()->run(sql, params);
+  return statement(*pool_.acquire());
 }
 
 void SqlDatabaseImpl::transaction(const std::string& companyId,

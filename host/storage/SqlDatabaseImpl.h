@@ -22,6 +22,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
 
   Dialect dialect() const override { return url_.dialect; }
   Result query(std::string_view sql, const Params& params = {}) override;
+  Result queryBounded(std::string_view sql, const Params& params = {}) override;
   std::int64_t exec(std::string_view sql, const Params& params = {}) override;
   void transaction(const std::string& companyId, const std::function<void(Tx&)>& fn) override;
 
@@ -36,6 +37,9 @@ class SqlDatabaseImpl final : public SqlDatabase {
 
  private:
   Result autocommit(std::string_view sql, const Params& params);
+  // Runs `statement` on a pooled session; once more on a fresh one when the
+  // session died while idle.
+  Result onSession(const std::function<Result(Connection&)>& statement);
   Result write(std::string_view sql, const Params& params);
   void runTransaction(const std::string& companyId, const std::function<void(Tx&)>& fn);
   void runGrouped(const std::string& companyId, const std::function<void(Tx&)>& fn);
@@ -46,6 +50,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
   std::shared_ptr<const EmitHook> emitHook() const;
 
   DatabaseUrl url_;
+  int queryTimeoutMs_;
   SessionPool pool_;
   GroupCommit group_;  // SQLite: one writer at a time, committed in batches
   mutable std::mutex hookMutex_;

@@ -121,8 +121,11 @@
 //        where.h: WhereClause::addBound; list.h: countList;
 //        api_doc.h: schema::anyOf. Resource answers the query language on
 //        its lists and serves POST <path>/search.
+//   7.1: db.h: Database::queryBounded (appended): a read bounded by the
+//        operator's statement deadline (database.query_timeout), which the
+//        record query engine's lists use (503 with Retry-After past it).
 #define RAPPORT_SDK_ABI_MAJOR 7
-#define RAPPORT_SDK_ABI_MINOR 0
+#define RAPPORT_SDK_ABI_MINOR 1
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

@@ -168,6 +168,13 @@ class RAPPORT_VISIBLE Database : public Queryable {
   // caller's thread. A write through the Database (not the Tx) from inside
   // `fn` fails with DbError (Busy) on SQLite: it would wait for itself.
   virtual void transaction(const std::string& companyId, const std::function<void(Tx&)>& fn) = 0;
+
+  // Since 7.1. A read (SELECT) like query(), bounded by the operator's
+  // statement deadline (database.query_timeout): past it the statement is
+  // stopped and a DbError (Busy) is thrown, which the host answers 503 with
+  // Retry-After. For reads whose cost the client chooses (record_query.h's
+  // lists: a filter no index serves), so none holds a worker for seconds.
+  virtual Result queryBounded(std::string_view sql, const Params& params = {}) = 0;
 };
 
 // One migration: the same id in both dialects. Module migrations are usually

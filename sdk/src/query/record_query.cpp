@@ -195,6 +195,36 @@ void project(const ListRequest& list, Json::Array& out) {
   }
 }
 
+// A list's own statements (the page, the count) through
+// Database::queryBounded: a filter or sort no index serves stops at the
+// operator's deadline (503 with Retry-After) instead of holding a worker.
+class BoundedReads final : public Queryable {
+ public:
+  explicit BoundedReads(Database& db) : db_(db) {}
+  Dialect dialect() const override { return db_.dialect(); }
+  Result query(std::string_view sql, const Params& params) override {
+    return db_.queryBounded(sql, params);
+  }
+  std::int64_t exec(std::string_view sql, const Params& params) override {
+    return db_.exec(sql, params);
+  }
+
+ private:
+  Database& db_;
+};
+
+// The records of a list, as the API document describes them: the record's
+// schema, or (with fields=) an object holding at least its id.
+Json listedRecords(Json data) {
+  if (Json* items = data.find("items")) {
+    *items = schema::anyOf(
+        {std::move(*items),
+         schema::object({{"id", schema::string()}}, {"id"},
+                        "The record with only the fields asked for (fields=) and its id.")});
+  }
+  return data;
+}
+
 }  // namespace
 
 RecordQuery::RecordQuery(RecordSchema schema) : compiled_(query::compile(std::move(schema))) {}
@@ -296,6 +326,7 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   addFilter(where, list.filter, [&](const std::string& type) { return records.query(type); });
   const Sort sort = sortOf(list.sort);
   Queryable& db = host.db();
+  BoundedReads bounded(host.db());
   const auto shaped = [&](const Result& rows) {
     Json::Array out;
     out.reserve(rows.size());
@@ -307,8 +338,8 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
     return Json(std::move(out));
   };
   if (!list.cursorMode) {
-    const ListPage found =
-        selectPage(db, columns, self.schema.table, where, sort, list.page, self.schema.countsTable);
+    const ListPage found = selectPage(bounded, columns, self.schema.table, where, sort, list.page,
+                                      self.schema.countsTable);
     return Response::list(shaped(found.rows), pageMeta(list.page, found.total));
   }
 
@@ -330,7 +361,7 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   }
   sql += " " + orderByClause(sort) + " LIMIT ?";
   params.emplace_back(static_cast<long long>(list.limit + 1));
-  Result rows = db.query(sql, params);
+  Result rows = bounded.query(sql, params);
   Json next;
   if (static_cast<std::int64_t>(rows.size()) > list.limit) {
     rows.rows.erase(rows.rows.begin() + list.limit, rows.rows.end());
@@ -343,7 +374,7 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
       {{"per_page", Json(static_cast<long long>(list.limit))}, {"next_cursor", std::move(next)}});
   if (list.count) {
     meta.set("total", Json(static_cast<long long>(
-                          countList(db, self.schema.table, where, self.schema.countsTable))));
+                          countList(bounded, self.schema.table, where, self.schema.countsTable))));
   }
   return Response::list(shaped(rows), std::move(meta));
 }
@@ -412,6 +443,7 @@ void RecordQuery::describeList(Registry& registry, const std::string& path, Rout
     }
   }
   doc.query = queryDoc(std::move(extra));
+  doc.data = listedRecords(std::move(doc.data));
   doc.paged = true;
   registry.describe("GET", path, std::move(doc));
   registry.describeExtra("GET", path, {.meta = cursorMetaDoc(), .readsBearerToken = false});
@@ -425,7 +457,7 @@ void RecordQuery::describeSearch(Registry& registry, const std::string& listPath
                      .description = "The list's filter, sort, fields, include and cursor paging "
                                     "in a JSON body, for filters too long for a URL.",
                      .body = searchBodyDoc(),
-                     .data = schema::arrayOf(std::move(record))});
+                     .data = listedRecords(schema::arrayOf(std::move(record)))});
   registry.describeExtra("POST", path, {.meta = cursorMetaDoc(), .readsBearerToken = false});
 }
 
