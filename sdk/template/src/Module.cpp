@@ -1,6 +1,7 @@
 // starter: a Rapport module (rename it: README.md). It serves one resource,
-// /v1/starter/items: create, list (search, sort, pages), read, change,
-// delete, with the events starter.item.created|updated|deleted.
+// /v1/starter/items: create, list (search, pages, and the SDK's query
+// language: filter, sort, fields, cursors; POST /v1/starter/items/search),
+// read, change, delete, with the events starter.item.created|updated|deleted.
 // rapport/resource.h lists what a field can declare; migrations/ holds the
 // table, one file per engine, with a column per field.
 #include "rapport/resource.h"
