@@ -95,7 +95,7 @@ enum class QueryKind {
   // "YYYY-MM-DD" stored as text: the comparisons, in, nin, null.
   Date,
   // An instant stored as UTC microseconds; filter values are ISO-8601 with
-  // any offset: the comparisons, null.
+  // any offset: the comparisons, in, nin, null.
   DateTime,
   // An array of tags (tags.h): contains (holds the tag, in any case), null
   // (true: no tag). Not sortable.

@@ -35,8 +35,8 @@ const std::map<std::string, Op>& operators() {
 bool fits(QueryKind kind, Op op) {
   switch (kind) {
     case QueryKind::Text:
-    case QueryKind::Id:
       return true;
+    case QueryKind::Id:
     case QueryKind::Enum:
       return op == Op::Eq || op == Op::Ne || op == Op::In || op == Op::Nin || op == Op::Null;
     case QueryKind::Number:

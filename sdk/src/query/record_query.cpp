@@ -148,20 +148,14 @@ void checkOutputs(const Compiled& self, const RecordDirectory& records, const Li
 }
 
 // Each record gets the referenced record `name` as its owner's GET shows it
-// (fetched once per distinct id), or null.
+// (fetched once per distinct id, with the augments other modules add, such
+// as a stage's deal counters), or null.
 void embed(const Compiled& self, const RecordDirectory& records, Queryable& db,
            const std::string& tenant, const std::string& name, Json::Array& out) {
-  std::map<std::pair<std::string, std::string>, Json> fetched;
-  const auto target = [&](const std::string& type, const std::string& id) -> Json {
-    auto [it, fresh] = fetched.try_emplace({type, id});
-    if (fresh && records.knows(type)) {
-      if (auto record = records.fetch(db, tenant, type, id, RecordLock::None)) {
-        it->second = std::move(*record);
-      }
-    }
-    return it->second;
-  };
-  for (Json& record : out) {
+  using Target = std::pair<std::string, std::string>;  // type, id
+  std::vector<std::optional<Target>> targets;
+  targets.reserve(out.size());
+  for (const Json& record : out) {
     const Json* type = nullptr;
     const Json* id = nullptr;
     std::string fixedType;
@@ -174,9 +168,40 @@ void embed(const Compiled& self, const RecordDirectory& records, Queryable& db,
       id = memberAt(record, include.idField);
     }
     const bool typed = !fixedType.empty() || (type && type->isString());
-    record.set(name, typed && id && id->isString()
-                         ? target(fixedType.empty() ? type->asString() : fixedType, id->asString())
-                         : Json());
+    if (typed && id && id->isString()) {
+      targets.emplace_back(
+          Target{fixedType.empty() ? type->asString() : fixedType, id->asString()});
+    } else {
+      targets.emplace_back();
+    }
+  }
+  // Fetched per type, then augmented per type in one call each.
+  std::map<std::string, std::vector<std::string>> idsByType;
+  for (const auto& target : targets) {
+    if (!target || !records.knows(target->first)) continue;
+    auto& ids = idsByType[target->first];
+    if (std::find(ids.begin(), ids.end(), target->second) == ids.end()) {
+      ids.push_back(target->second);
+    }
+  }
+  std::map<Target, Json> found;
+  for (const auto& [type, ids] : idsByType) {
+    Json::Array fetched;
+    std::vector<std::string> fetchedIds;
+    for (const std::string& id : ids) {
+      if (auto record = records.fetch(db, tenant, type, id, RecordLock::None)) {
+        fetched.push_back(std::move(*record));
+        fetchedIds.push_back(id);
+      }
+    }
+    records.augment(db, tenant, type, fetched);
+    for (std::size_t i = 0; i < fetched.size(); ++i) {
+      found[{type, fetchedIds[i]}] = std::move(fetched[i]);
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto it = targets[i] ? found.find(*targets[i]) : found.end();
+    out[i].set(name, it != found.end() ? it->second : Json());
   }
 }
 
