@@ -205,7 +205,7 @@ inline std::string atOffset(const std::string& iso, int minutes) {
   char head[32];
   std::strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &shifted);
   const int offset = minutes < 0 ? -minutes : minutes;
-  char zone[8];
+  char zone[32];
   std::snprintf(zone, sizeof zone, "%c%02d:%02d", minutes < 0 ? '-' : '+', offset / 60,
                 offset % 60);
   return head + fraction + zone;
