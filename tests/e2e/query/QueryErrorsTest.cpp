@@ -30,6 +30,7 @@ class QueryErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testMalformedCursor);
   CPPUNIT_TEST(testLimitErrors);
   CPPUNIT_TEST(testSearchBodyErrors);
+  CPPUNIT_TEST(testFiltersAreDataNeverSql);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -240,6 +241,25 @@ class QueryErrorsTest : public CppUnit::TestFixture {
     // A body that is not a JSON object is malformed (400), as on every route.
     E2E_ASSERT_ERROR(400, searched(kDeals, "[1]"));
     E2E_ASSERT_ERROR(400, searched(kDeals, "{"));
+  }
+
+  // Values are bound and names looked up: SQL in either is inert.
+  void testFiltersAreDataNeverSql() {
+    const Dataset& d = dataset();
+    for (const char* value :
+         {"x' OR '1'='1", "x\" OR 1=1 --", "%' --", "'); DROP TABLE deals; --"}) {
+      const Json body =
+          E2E_ASSERT_DATA(200, filtered(kDeals, Json::object({{"title", value}}).dump()));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(value, std::string("[]"), body.dump());
+      E2E_ASSERT_DATA(
+          200,
+          filtered(kDeals, Json::object({{"title", Json::object({{"contains", value}})}}).dump()));
+    }
+    QUERY_ASSERT_ERROR_KEY(filtered(kDeals, R"({"title) OR (1=1":"x"})"), "filter.title) OR (1=1");
+    QUERY_ASSERT_ERROR_KEY(get(kDeals, "sort=" + urlEncode("title; DROP TABLE deals")), "sort");
+    QUERY_ASSERT_ERROR_KEY(get(kDeals, "fields=" + urlEncode("title,(SELECT 1)")), "fields");
+    // Everything is still there.
+    CPPUNIT_ASSERT_EQUAL(d.deals().size(), listed(*client_, token_, kDeals, "").size());
   }
 
  private:

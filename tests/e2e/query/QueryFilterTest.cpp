@@ -17,6 +17,7 @@ class QueryFilterTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTextEqualityIsExact);
   CPPUNIT_TEST(testTextNeAndNinMatchUnsetFields);
   CPPUNIT_TEST(testTextContainsAndStartsWithIgnoreCase);
+  CPPUNIT_TEST(testContainsShortTermsAndFieldBoundaries);
   CPPUNIT_TEST(testTextRangesIgnoreCase);
   CPPUNIT_TEST(testTextOnCompanies);
   CPPUNIT_TEST(testIdsEqInAndNull);
@@ -82,6 +83,21 @@ class QueryFilterTest : public CppUnit::TestFixture {
     // Wildcards of LIKE are literal characters.
     CPPUNIT_ASSERT(contacts(op("name", "contains", "%")).empty());
     CPPUNIT_ASSERT(contacts(op("name", "starts_with", "_")).empty());
+  }
+
+  // contains on a searchable field may narrow on the search index first: a
+  // term of one or two characters still matches, and a term found in another
+  // field of the record (or across two) does not.
+  void testContainsShortTermsAndFieldBoundaries() {
+    const Dataset& d = dataset();
+    CPPUNIT_ASSERT(contacts(op("name", "contains", "Z")) == (Ids{d.erin}));
+    CPPUNIT_ASSERT(contacts(op("email", "contains", "st")) == (Ids{d.erin, d.fay}));
+    CPPUNIT_ASSERT(contacts(op("email", "contains", "walker")).empty());
+    CPPUNIT_ASSERT(contacts(op("name", "contains", "north")).empty());
+    CPPUNIT_ASSERT(contacts(op("name", "contains", "walker alice")).empty());
+    CPPUNIT_ASSERT(contacts(op("email", "starts_with", "ALICE@")) == (Ids{d.alice}));
+    CPPUNIT_ASSERT(deals(op("title", "contains", "ENGINE")) == (Ids{d.engine}));
+    CPPUNIT_ASSERT(companies(op("name", "contains", "a")) == (Ids{d.acme, d.cask, d.dyna}));
   }
 
   // Text ranges compare without regard to case, as the sort orders.
