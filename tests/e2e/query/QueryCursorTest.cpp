@@ -22,6 +22,7 @@ class QueryCursorTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(QueryCursorTest);
   CPPUNIT_TEST(testWalkEqualsOneBigPage);
   CPPUNIT_TEST(testWalkThroughTheUnsetBlock);
+  CPPUNIT_TEST(testWalkThroughNamesEqualButForCase);
   CPPUNIT_TEST(testMetaIsPerPageAndNextCursor);
   CPPUNIT_TEST(testCountAddsTheTotal);
   CPPUNIT_TEST(testFullLastPageHasNoNextCursor);
@@ -32,6 +33,7 @@ class QueryCursorTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testCursorOfAnotherTenantIs422);
   CPPUNIT_TEST(testCursorWithAnotherFilterOrSortIs422);
   CPPUNIT_TEST(testCursorOfContactsOnDealsIs422);
+  CPPUNIT_TEST(testCursorOfAnotherSubListIs422);
   CPPUNIT_TEST(testPagesUnchangedWithFilterAndSort);
   CPPUNIT_TEST(testSubListWithFilterAndCursor);
   CPPUNIT_TEST(testSubListWithSort);
@@ -96,6 +98,23 @@ class QueryCursorTest : public CppUnit::TestFixture {
       const Ids all = bigPage(kDeals, query);
       CPPUNIT_ASSERT_MESSAGE(sort, walk(*client_, token_, kDeals, query, 1).ids == all);
     }
+  }
+
+  // Names sort without regard to case: "Same", "same" and "SAME" tie, and
+  // the walk goes through the tie on id.
+  void testWalkThroughNamesEqualButForCase() {
+    const Account account = registerUser(*client_, "query-walk-case");
+    Ids made;
+    for (const char* name : {"Same", "same", "SAME", "Other", "samE"}) {
+      made.push_back(
+          createContact(*client_, account.token, Json::object({{"name", name}}))["id"].asString());
+    }
+    const Ids ties = byId({made[0], made[1], made[2], made[4]});
+    CPPUNIT_ASSERT(bigPage(kContacts, "sort=name", account.token) == concat({{made[3]}, ties}));
+    CPPUNIT_ASSERT(walk(*client_, account.token, kContacts, "sort=name", 1).ids ==
+                   concat({{made[3]}, ties}));
+    CPPUNIT_ASSERT(walk(*client_, account.token, kContacts, "sort=-name", 2).ids ==
+                   concat({byId(ties, true), {made[3]}}));
   }
 
   void testMetaIsPerPageAndNextCursor() {
@@ -312,6 +331,18 @@ class QueryCursorTest : public CppUnit::TestFixture {
     QUERY_ASSERT_ERROR_KEY(get(kCompanies, "sort=created_at&limit=1&cursor=" + urlEncode(cursor)),
                            "cursor");
     E2E_ASSERT_DATA(200, get(kContacts, "sort=created_at&limit=1&cursor=" + urlEncode(cursor)));
+  }
+
+  // A sub-list's cursor is sealed for its parent: the same list of another
+  // company's contacts refuses it.
+  void testCursorOfAnotherSubListIs422() {
+    const Dataset& d = dataset();
+    const std::string acme = kCompanies + "/" + d.acme + "/contacts";
+    const std::string cursor = firstCursor(*client_, token_, acme, "sort=name", 1);
+    E2E_ASSERT_DATA(200, get(acme, "sort=name&limit=1&cursor=" + urlEncode(cursor)));
+    QUERY_ASSERT_ERROR_KEY(get(kCompanies + "/" + d.bolt + "/contacts",
+                               "sort=name&limit=1&cursor=" + urlEncode(cursor)),
+                           "cursor");
   }
 
   // Without limit or cursor: page/per_page and the pagination meta, totals

@@ -113,6 +113,11 @@ class QueryProductsTest : public CppUnit::TestFixture {
     const Walk walked = walk(*client_, token_, kProducts, query, 2);
     CPPUNIT_ASSERT(walked.ids == (Ids{c.table, c.lamp, c.chair, c.cushion}));
     CPPUNIT_ASSERT_EQUAL(std::size_t(2), walked.metas.size());
+    // A boolean sort key: inactive before active, ascending.
+    CPPUNIT_ASSERT(walk(*client_, token_, kProducts, "sort=active,name", 1).ids ==
+                   (Ids{c.blue, c.cushion, c.table, c.lamp, c.chair}));
+    CPPUNIT_ASSERT(walk(*client_, token_, kProducts, "sort=-active,-price", 2).ids ==
+                   concat({{c.table}, byId({c.chair, c.lamp}, true), {c.cushion, c.blue}}));
     const Json counted = listBody(*client_, token_, kProducts, query + "&limit=3&count=true");
     QUERY_ASSERT_CURSOR_META(counted["meta"], 3, true);
     CPPUNIT_ASSERT_EQUAL(std::int64_t(4), counted["meta"]["total"].asInt());
