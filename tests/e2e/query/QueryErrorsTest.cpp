@@ -19,6 +19,7 @@ class QueryErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testUnknownHopField);
   CPPUNIT_TEST(testUnknownOperator);
   CPPUNIT_TEST(testOperatorNotFittingTheKind);
+  CPPUNIT_TEST(testOperatorNotFittingAnId);
   CPPUNIT_TEST(testValueOfTheWrongType);
   CPPUNIT_TEST(testPathOfANestedCondition);
   CPPUNIT_TEST(testInTakesAtMost100Values);
@@ -103,10 +104,17 @@ class QueryErrorsTest : public CppUnit::TestFixture {
                            "filter.status.starts_with");
     QUERY_ASSERT_ERROR_KEY(filtered(kDeals, R"({"tags":{"gt":"a"}})"), "filter.tags.gt");
     QUERY_ASSERT_ERROR_KEY(filtered(kDeals, R"({"tags":{"eq":"a"}})"), "filter.tags.eq");
-    QUERY_ASSERT_ERROR_KEY(filtered(kContacts, R"({"company_id":{"contains":"comp"}})"),
-                           "filter.company_id.contains");
     QUERY_ASSERT_ERROR_KEY(filtered(kActivities, R"({"scheduled_at":{"starts_with":"2026"}})"),
                            "filter.scheduled_at.starts_with");
+  }
+
+  // record_query.h: an id takes eq, ne, in, nin and null, compared exactly.
+  void testOperatorNotFittingAnId() {
+    QUERY_ASSERT_ERROR_KEY(filtered(kContacts, R"({"company_id":{"contains":"comp"}})"),
+                           "filter.company_id.contains");
+    QUERY_ASSERT_ERROR_KEY(filtered(kDeals, R"({"owner_id":{"starts_with":"user_"}})"),
+                           "filter.owner_id.starts_with");
+    QUERY_ASSERT_ERROR_KEY(filtered(kDeals, R"({"id":{"gt":"deal_"}})"), "filter.id.gt");
   }
 
   void testValueOfTheWrongType() {

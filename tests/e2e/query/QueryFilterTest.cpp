@@ -58,6 +58,11 @@ class QueryFilterTest : public CppUnit::TestFixture {
         contacts(op("email", "in", Json::Array{"carol@north.io", "fay@east.io", "nobody@x.io"})) ==
         (Ids{d.carol, d.fay}));
     CPPUNIT_ASSERT(contacts(op("email", "eq", "nobody@x.io")).empty());
+    // docs/api-choices.md: in [] matches nothing, nin [] everything; a
+    // literal null is {"null": true}.
+    CPPUNIT_ASSERT(contacts(op("email", "in", Json::array())).empty());
+    CPPUNIT_ASSERT(contacts(op("email", "nin", Json::array())) == d.contacts());
+    CPPUNIT_ASSERT(contacts(Json::object({{"job_title", nullptr}})) == (Ids{d.bob, d.dan, d.fay}));
   }
 
   // record_query.h: ne and nin also match a record whose field is unset.

@@ -137,6 +137,11 @@ class QueryLogicTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(contacts(R"({"company.tags":{"contains":"big"}})") ==
                    (Ids{d.alice, d.bob, d.erin}));
     CPPUNIT_ASSERT(contacts(R"({"company.industry":"Nothing"})").empty());
+    // A hop keeps only records whose reference is set (docs/api-choices.md):
+    // ne matches fay (her company has no industry), never dan (no company).
+    CPPUNIT_ASSERT(contacts(R"({"company.industry":{"ne":"Retail"}})") ==
+                   (Ids{d.carol, d.erin, d.fay}));
+    CPPUNIT_ASSERT(contacts(R"({"company.industry":{"null":true}})") == (Ids{d.fay}));
   }
 
   void testContactEmailAndCompanyNameOnDeals() {
