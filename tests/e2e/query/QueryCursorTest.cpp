@@ -388,6 +388,11 @@ class QueryCursorTest : public CppUnit::TestFixture {
         listed(*client_, token_, path, filterParam(Json::object({{"company_id", d.bolt}})))
             .empty());
     QUERY_ASSERT_ERROR_KEY(get(path, filterParam(Json::object({{"nope", 1}}))), "filter.nope");
+    // include on a sub-list.
+    const Json included = listBody(*client_, token_, path, "sort=name&include=company");
+    for (const Json& record : included["data"].asArray()) {
+      CPPUNIT_ASSERT_EQUAL(d.acme, record["company"]["id"].asString());
+    }
     const Json pages =
         listBody(*client_, token_, kCompanies + "/" + d.acme + "/deals",
                  filterParam(Json::object({{"value", Json::object({{"gt", 10000}})}})));
@@ -407,6 +412,12 @@ class QueryCursorTest : public CppUnit::TestFixture {
     QUERY_ASSERT_ERROR_KEY(get(path, "sort=tags"), "sort");
     const std::string activities = kContacts + "/" + d.bob + "/activities";
     CPPUNIT_ASSERT(listed(*client_, token_, activities, "sort=-scheduled_at") == (Ids{d.mailBob}));
+    const std::string ofDeal = kDeals + "/" + d.engine + "/activities";
+    CPPUNIT_ASSERT(listed(*client_, token_, ofDeal,
+                          filterParam(Json::object({{"type", "task"}})) + "&sort=title") ==
+                   (Ids{d.sendQuote}));
+    CPPUNIT_ASSERT(
+        listed(*client_, token_, ofDeal, filterParam(Json::object({{"type", "call"}}))).empty());
   }
 
  private:

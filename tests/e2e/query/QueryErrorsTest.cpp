@@ -225,6 +225,9 @@ class QueryErrorsTest : public CppUnit::TestFixture {
     for (const char* bad : {"0", "101", "-1", "abc", "1.5", ""}) {
       QUERY_ASSERT_ERROR_KEY(get(kDeals, std::string("limit=") + bad), "limit");
     }
+    for (const char* bad : {"yes", "1", "TRUE", ""}) {
+      QUERY_ASSERT_ERROR_KEY(get(kDeals, std::string("limit=5&count=") + bad), "count");
+    }
     E2E_ASSERT_DATA(200, get(kDeals, "limit=1"));
     E2E_ASSERT_DATA(200, get(kDeals, "limit=100"));
   }

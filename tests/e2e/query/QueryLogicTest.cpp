@@ -22,6 +22,7 @@ class QueryLogicTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTheExampleOfTheDecisions);
   CPPUNIT_TEST(testCompanyIndustryOnContacts);
   CPPUNIT_TEST(testContactEmailAndCompanyNameOnDeals);
+  CPPUNIT_TEST(testPipelineAndStagePathsOnDeals);
   CPPUNIT_TEST(testPathsCombineWithOwnFields);
   CPPUNIT_TEST_SUITE_END();
 
@@ -152,6 +153,16 @@ class QueryLogicTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(deals(R"({"company.name":"Acme Retail"})") == (Ids{d.engine, d.parts}));
     CPPUNIT_ASSERT(deals(R"({"company.name":{"starts_with":"c"}})") == (Ids{d.renewal}));
     CPPUNIT_ASSERT(deals(R"({"contact.name":{"contains":"stone"}})") == (Ids{d.parts, d.fleet}));
+  }
+
+  // docs/api-choices.md: deals also hop through pipeline and stage.
+  void testPipelineAndStagePathsOnDeals() {
+    const Dataset& d = dataset();
+    CPPUNIT_ASSERT(deals(R"({"pipeline.name":"Renewals"})") == (Ids{d.renewal, d.mega}));
+    CPPUNIT_ASSERT(deals(R"({"stage.name":{"in":["Proposal","Closing"]}})") ==
+                   (Ids{d.engine, d.fleet, d.audit}));
+    CPPUNIT_ASSERT(deals(R"({"stage.probability":{"lte":30}})") ==
+                   (Ids{d.parts, d.renewal, d.mega}));
   }
 
   void testPathsCombineWithOwnFields() {
