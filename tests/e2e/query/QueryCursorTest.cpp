@@ -18,7 +18,7 @@
 using namespace rapport::e2e;
 using namespace rapport::e2e::query;
 
-class QueryCursorTest : public CppUnit::TestFixture {
+class QueryCursorTest : public QueryFixture {
   CPPUNIT_TEST_SUITE(QueryCursorTest);
   CPPUNIT_TEST(testWalkEqualsOneBigPage);
   CPPUNIT_TEST(testWalkThroughTheUnsetBlock);
@@ -40,12 +40,6 @@ class QueryCursorTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  void setUp() override {
-    client_ = std::make_unique<HttpClient>(queryServer().port());
-    token_ = dataset().account.token;
-  }
-  void tearDown() override { client_.reset(); }
-
   // One page of 100 in cursor form (the "one big page"), asserting it is the last.
   Ids bigPage(const std::string& path, const std::string& query, const std::string& token = "") {
     const Json body = listBody(*client_, token.empty() ? token_ : token, path,
@@ -53,9 +47,6 @@ class QueryCursorTest : public CppUnit::TestFixture {
     QUERY_ASSERT_CURSOR_META(body["meta"], 100, false);
     CPPUNIT_ASSERT_MESSAGE(body.dump(), body["meta"]["next_cursor"].isNull());
     return idsOf(body);
-  }
-  HttpResult get(const std::string& path, const std::string& query, const std::string& token = "") {
-    return client_->get(path + "?" + query, bearer(token.empty() ? token_ : token));
   }
 
   void testWalkEqualsOneBigPage() {
@@ -419,10 +410,6 @@ class QueryCursorTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(
         listed(*client_, token_, ofDeal, filterParam(Json::object({{"type", "call"}}))).empty());
   }
-
- private:
-  std::unique_ptr<HttpClient> client_;
-  std::string token_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(QueryCursorTest);

@@ -30,6 +30,9 @@
 //   min  (none)     contact bob note       note     pending    (none) (none)  (none)     (none)
 #pragma once
 
+#include <cppunit/TestFixture.h>
+
+#include <memory>
 #include <string>
 
 #include "e2e/query/QuerySuite.h"
@@ -211,5 +214,25 @@ inline const std::string kContacts = "/v1/crm/contacts";
 inline const std::string kCompanies = "/v1/crm/companies";
 inline const std::string kDeals = "/v1/crm/deals";
 inline const std::string kActivities = "/v1/crm/activities";
+
+// The fixture of the e2e.query suites: a client of the suite's server and
+// the dataset's token, fresh for each test.
+class QueryFixture : public CppUnit::TestFixture {
+ public:
+  void setUp() override {
+    client_ = std::make_unique<HttpClient>(queryServer().port());
+    token_ = dataset().account.token;
+  }
+  void tearDown() override { client_.reset(); }
+
+ protected:
+  // GET <path>?<query> as the dataset's owner, or as `token`.
+  HttpResult get(const std::string& path, const std::string& query, const std::string& token = "") {
+    return client_->get(path + "?" + query, bearer(token.empty() ? token_ : token));
+  }
+
+  std::unique_ptr<HttpClient> client_;
+  std::string token_;
+};
 
 }  // namespace rapport::e2e::query

@@ -11,7 +11,7 @@
 using namespace rapport::e2e;
 using namespace rapport::e2e::query;
 
-class QueryErrorsTest : public CppUnit::TestFixture {
+class QueryErrorsTest : public QueryFixture {
   CPPUNIT_TEST_SUITE(QueryErrorsTest);
   CPPUNIT_TEST(testFilterThatDoesNotParse);
   CPPUNIT_TEST(testFilterThatIsNotAnObject);
@@ -35,15 +35,6 @@ class QueryErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  void setUp() override {
-    client_ = std::make_unique<HttpClient>(queryServer().port());
-    token_ = dataset().account.token;
-  }
-  void tearDown() override { client_.reset(); }
-
-  HttpResult get(const std::string& path, const std::string& query) {
-    return client_->get(path + "?" + query, bearer(token_));
-  }
   HttpResult filtered(const std::string& path, const std::string& filterJson) {
     return get(path, "filter=" + urlEncode(filterJson));
   }
@@ -272,10 +263,6 @@ class QueryErrorsTest : public CppUnit::TestFixture {
     // Everything is still there.
     CPPUNIT_ASSERT_EQUAL(d.deals().size(), listed(*client_, token_, kDeals, "").size());
   }
-
- private:
-  std::unique_ptr<HttpClient> client_;
-  std::string token_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(QueryErrorsTest);

@@ -12,7 +12,7 @@
 using namespace rapport::e2e;
 using namespace rapport::e2e::query;
 
-class QueryFilterTest : public CppUnit::TestFixture {
+class QueryFilterTest : public QueryFixture {
   CPPUNIT_TEST_SUITE(QueryFilterTest);
   CPPUNIT_TEST(testTextEqualityIsExact);
   CPPUNIT_TEST(testTextNeAndNinMatchUnsetFields);
@@ -35,12 +35,6 @@ class QueryFilterTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  void setUp() override {
-    client_ = std::make_unique<HttpClient>(queryServer().port());
-    token_ = dataset().account.token;
-  }
-  void tearDown() override { client_.reset(); }
-
   Ids contacts(const Json& filter) { return matching(*client_, token_, kContacts, filter); }
   Ids companies(const Json& filter) { return matching(*client_, token_, kCompanies, filter); }
   Ids deals(const Json& filter) { return matching(*client_, token_, kDeals, filter); }
@@ -305,10 +299,6 @@ class QueryFilterTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(contacts(op("tags", "null", false)) == (Ids{d.alice, d.bob, d.carol, d.erin}));
     CPPUNIT_ASSERT(deals(op("tags", "null", true)) == (Ids{d.fleet, d.audit, d.renewal}));
   }
-
- private:
-  std::unique_ptr<HttpClient> client_;
-  std::string token_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(QueryFilterTest);

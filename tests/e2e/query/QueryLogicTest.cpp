@@ -11,7 +11,7 @@
 using namespace rapport::e2e;
 using namespace rapport::e2e::query;
 
-class QueryLogicTest : public CppUnit::TestFixture {
+class QueryLogicTest : public QueryFixture {
   CPPUNIT_TEST_SUITE(QueryLogicTest);
   CPPUNIT_TEST(testTopLevelIsAnAnd);
   CPPUNIT_TEST(testOr);
@@ -27,12 +27,6 @@ class QueryLogicTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  void setUp() override {
-    client_ = std::make_unique<HttpClient>(queryServer().port());
-    token_ = dataset().account.token;
-  }
-  void tearDown() override { client_.reset(); }
-
   Ids contacts(const std::string& filter) {
     return matching(*client_, token_, kContacts, Json::parse(filter));
   }
@@ -175,10 +169,6 @@ class QueryLogicTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(contacts(R"({"not":{"company.industry":"Retail"}})") ==
                    (Ids{d.carol, d.dan, d.erin, d.fay}));
   }
-
- private:
-  std::unique_ptr<HttpClient> client_;
-  std::string token_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(QueryLogicTest);

@@ -10,7 +10,7 @@
 using namespace rapport::e2e;
 using namespace rapport::e2e::query;
 
-class QuerySearchTest : public CppUnit::TestFixture {
+class QuerySearchTest : public QueryFixture {
   CPPUNIT_TEST_SUITE(QuerySearchTest);
   CPPUNIT_TEST(testSearchAnswersAsTheCursorForm);
   CPPUNIT_TEST(testSearchWalksAsTheCursorForm);
@@ -22,12 +22,6 @@ class QuerySearchTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  void setUp() override {
-    client_ = std::make_unique<HttpClient>(queryServer().port());
-    token_ = dataset().account.token;
-  }
-  void tearDown() override { client_.reset(); }
-
   // POST .../search asserting 200; the whole body.
   Json searched(const std::string& path, const Json& body) {
     const HttpResult result = search(*client_, token_, path, body);
@@ -166,10 +160,6 @@ class QuerySearchTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("[]"), foreign.json()["data"].dump());
     E2E_ASSERT_ERROR(401, client_->post(kDeals + "/search", Json::object()));
   }
-
- private:
-  std::unique_ptr<HttpClient> client_;
-  std::string token_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(QuerySearchTest);

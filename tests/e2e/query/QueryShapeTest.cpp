@@ -16,7 +16,7 @@
 using namespace rapport::e2e;
 using namespace rapport::e2e::query;
 
-class QueryShapeTest : public CppUnit::TestFixture {
+class QueryShapeTest : public QueryFixture {
   CPPUNIT_TEST_SUITE(QueryShapeTest);
   CPPUNIT_TEST(testTextSortIgnoresCase);
   CPPUNIT_TEST(testUnsetTextSortsFirstAscendingLastDescending);
@@ -36,12 +36,6 @@ class QueryShapeTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  void setUp() override {
-    client_ = std::make_unique<HttpClient>(queryServer().port());
-    token_ = dataset().account.token;
-  }
-  void tearDown() override { client_.reset(); }
-
   Ids sorted(const std::string& path, const std::string& sort) {
     return listed(*client_, token_, path, "sort=" + urlEncode(sort));
   }
@@ -301,10 +295,6 @@ class QueryShapeTest : public CppUnit::TestFixture {
     assertEmbeds(searched.asArray().at(0)["contact"], kContacts + "/" + d.carol, "fleet");
     assertEmbeds(searched.asArray().at(1)["contact"], kContacts + "/" + d.erin, "mega");
   }
-
- private:
-  std::unique_ptr<HttpClient> client_;
-  std::string token_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(QueryShapeTest);
