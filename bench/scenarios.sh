@@ -30,6 +30,7 @@ SCENARIOS=(
   "me              token   GET   /v1/auth/me"
   "contact_get     token   GET   /v1/crm/contacts/SEEDED"
   "contact_search  token   GET   /v1/crm/contacts?search=TERM&per_page=20"
+  "contact_filter  token   GET   /v1/crm/contacts?filter=FILTER&sort=name&limit=20"
   "contact_create  token   POST  /v1/crm/contacts  {\"name\":\"New Contact {seq}\",\"email\":\"New.{seq}@Bench.Example\",\"phone\":\"+44 20 7946 0000\",\"job_title\":\"Buyer\",\"tags\":[\"lead\",\"bench\"]}"
   "pipeline_list_few  token  GET   /v1/crm/pipelines?per_page=3"
   "deal_create     token   POST  /v1/crm/deals"
@@ -64,6 +65,22 @@ prepare_contact_search() {
   local query="search=$SEED_SEARCH_TERM&per_page=20"
   check_list "$query" "$(expected_matches "$SEED_SEARCH_TERM")" || return 1
   SCN_PATH="/v1/crm/contacts?$query"
+}
+
+# A filtered, sorted page in the cursor form (decisions §13): the contacts
+# without an owner whose name starts with "ch" and whose e-mail contains
+# "example", by name, 20 at a time; the answer must hold 20 contacts.
+prepare_contact_filter() {
+  seed_contacts "$CONTACTS_ROWS" || return 1
+  local filter='{"owner_id":{"null":true},"name":{"starts_with":"ch"},"email":{"contains":"example"}}'
+  local encoded
+  encoded=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' \
+    "$filter")
+  SCN_PATH="/v1/crm/contacts?filter=$encoded&sort=name&limit=20"
+  [ "$(api GET "$SCN_PATH" | grep -o '"id":"cont_' | wc -l)" = 20 ] || {
+    echo "GET $SCN_PATH did not answer 20 contacts" >&2
+    return 1
+  }
 }
 
 # A new contact per request: unique name and e-mail ({seq}), two tags; 201
