@@ -29,6 +29,9 @@ void validate(const StorageOptions& options) {
         "database.acquire_timeout_ms, database.sqlite_busy_timeout_ms and "
         "database.lock_timeout_ms must not be negative");
   }
+  if (options.queryTimeoutMs < 0) {
+    throw std::runtime_error("database.query_timeout_ms must not be negative");
+  }
 }
 
 }  // namespace
