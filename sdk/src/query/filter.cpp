@@ -74,6 +74,12 @@ class Compiler {
     if (depth > kMaxDepth) {
       refuse("filter", "The filter may nest at most " + std::to_string(kMaxDepth) + " levels.");
     }
+    // Inside and, or and not a filter must hold a condition: empty ones
+    // would escape the limit of 50 conditions while each still adds SQL (an
+    // or of 1,200 {} is deeper than SQLite's expression limit).
+    if (depth > 1 && object.asObject().empty()) {
+      refuse(path, "The " + path + " must hold at least one condition.");
+    }
     std::vector<Condition> out;
     for (const auto& [key, value] : object.asObject()) {
       const std::string at = path + "." + key;
