@@ -90,16 +90,21 @@ std::pair<std::string, Params> keysetCondition(const std::vector<SortKey>& keys,
   values.emplace_back(after.id);
   const bool oneDirection = std::all_of(
       all.begin(), all.end(), [&](const SortKey& k) { return k.descending == lastDescending; });
-  Params params;
+  // The first key's bound, implied by the rest, leads: SQLite seeks an
+  // expression index (lower(name)) on it, which it does not on a row value.
+  Params params{values.front()};
+  const std::string lead = all.front().column + (all.front().descending ? " <= ?" : " >= ?");
   if (oneDirection) {
     std::string left = "(", right = "(";
     for (std::size_t i = 0; i < all.size(); ++i) {
       left += (i ? ", " : "") + all[i].column;
       right += i ? ", ?" : "?";
     }
-    return {left + ") " + (lastDescending ? "<" : ">") + " " + right + ")", values};
+    params.insert(params.end(), values.begin(), values.end());
+    return {lead + " AND " + left + ") " + (lastDescending ? "<" : ">") + " " + right + ")",
+            params};
   }
-  std::string sql = "(";
+  std::string sql = lead + " AND (";
   for (std::size_t i = 0; i < all.size(); ++i) {
     sql += i ? " OR (" : "(";
     for (std::size_t j = 0; j < i; ++j) {
