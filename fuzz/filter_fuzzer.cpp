@@ -108,8 +108,9 @@ const RecordQuery& query() {
   return *instance;
 }
 
-const RecordSchema* lookup(const std::string& recordType) {
-  static const RecordSchema* company = new RecordSchema(companies());
+// The record directory's lookup (RecordDirectory::query): companies only.
+const RecordQuery* lookup(const std::string& recordType) {
+  static const RecordQuery* company = new RecordQuery(companies());
   return recordType == "company" ? company : nullptr;
 }
 

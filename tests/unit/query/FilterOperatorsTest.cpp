@@ -21,8 +21,6 @@ using namespace rapport::test::query;
 
 namespace {
 
-const Dialect kDialects[] = {Dialect::SQLite, Dialect::PostgreSQL};
-
 // The SQL after the tenant's condition: what the filter added.
 std::string addedSql(const WhereClause& where) {
   return where.sql().substr(where.tenantCondition().size());
@@ -475,7 +473,7 @@ class FilterOperatorsTest : public CppUnit::TestFixture {
   void testOneHopAsksTheLookupForTheTarget() {
     std::vector<std::string> asked;
     const rapport::RecordQuery::SchemaLookup recording =
-        [&asked](const std::string& recordType) -> const rapport::RecordSchema* {
+        [&asked](const std::string& recordType) -> const rapport::RecordQuery* {
       asked.push_back(recordType);
       return lookup(recordType);
     };

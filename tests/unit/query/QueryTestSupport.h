@@ -25,6 +25,7 @@
 namespace rapport::test::query {
 
 inline const std::string kTenant = "comp_tenant";
+inline constexpr Dialect kDialects[] = {Dialect::SQLite, Dialect::PostgreSQL};
 
 inline RecordSchema companiesSchema() {
   return {
@@ -110,13 +111,16 @@ inline const RecordQuery& deals() {
   return query;
 }
 
-// The record directory's lookup: companies and contacts lend their
-// declarations; anything else is unknown.
-inline const RecordSchema* lookup(const std::string& recordType) {
-  static const RecordSchema companies = companiesSchema();
-  static const RecordSchema contactSchema = contactsSchema();
-  if (recordType == "company") return &companies;
-  if (recordType == "contact") return &contactSchema;
+inline const RecordQuery& companies() {
+  static const RecordQuery query(companiesSchema());
+  return query;
+}
+
+// The record directory's lookup (RecordDirectory::query): companies and
+// contacts lend their query language; anything else is unknown.
+inline const RecordQuery* lookup(const std::string& recordType) {
+  if (recordType == "company") return &companies();
+  if (recordType == "contact") return &contacts();
   return nullptr;
 }
 
