@@ -269,7 +269,13 @@ Json successAnswer(const Route& route, ConditionalRoutes::Kind kind) {
     required.emplace_back("data");
   }
   if (doc && doc->paged) {
-    properties.emplace_back("meta", schema::ref("PageMeta"));
+    // A record list (record_query.h) answers either meta: the page's, or
+    // the cursor's with limit or cursor.
+    Json meta = schema::ref("PageMeta");
+    if (route.extra && !route.extra->meta.isNull()) {
+      meta = schema::anyOf({std::move(meta), route.extra->meta});
+    }
+    properties.emplace_back("meta", std::move(meta));
     required.emplace_back("meta");
   } else if (route.extra && !route.extra->meta.isNull()) {
     properties.emplace_back("meta", route.extra->meta);

@@ -11,9 +11,9 @@ void Directory::addType(const std::string& type, const std::string& owner, Recor
     throw std::logic_error("record type '" + type + "' of module '" + owner +
                            "' has no exists check");
   }
-  if (!record.path.empty() && !record.fetch) {
+  if ((!record.path.empty() || record.query) && !record.fetch) {
     throw std::logic_error("record type '" + type + "' of module '" + owner +
-                           "' has a path but no fetch");
+                           "' has a path or a query but no fetch");
   }
   auto [it, inserted] = types_.emplace(type, Owned{owner, std::move(record)});
   if (!inserted) {
@@ -79,6 +79,11 @@ std::optional<Json> Directory::fetch(Queryable& db, const std::string& companyId
                            "' offers no fetch");
   }
   return owned->record.fetch(db, companyId, id, lock);
+}
+
+const RecordQuery* Directory::query(const std::string& type) const {
+  const Owned* owned = find(type);
+  return owned != nullptr && owned->record.query ? &*owned->record.query : nullptr;
 }
 
 void Directory::augment(Queryable& db, const std::string& companyId, const std::string& type,

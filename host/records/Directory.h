@@ -40,6 +40,7 @@ class Directory : public RecordDirectory {
   bool lockForReference(Tx& tx, const std::string& type, const std::string& id) const override;
   std::optional<Json> fetch(Queryable& db, const std::string& companyId, const std::string& type,
                             const std::string& id, RecordLock lock) const override;
+  const RecordQuery* query(const std::string& type) const override;
   void augment(Queryable& db, const std::string& companyId, const std::string& type,
                Json::Array& records) const override;
   void deleted(Tx& tx, const std::string& type, const std::string& id) const override;

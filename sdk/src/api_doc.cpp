@@ -117,6 +117,12 @@ Json deleted(const std::string& idPrefix) {
   return object({{"id", id(idPrefix)}}, {"id"});
 }
 
+Json anyOf(std::vector<Json> options, const std::string& description) {
+  Json out = Json::object({{"anyOf", Json(Json::Array(std::move(options)))}});
+  if (!description.empty()) out.set("description", description);
+  return out;
+}
+
 Json pageQuery(const std::vector<std::string>& sortFields, const std::string& defaultSort,
                Properties filters) {
   std::vector<std::string> orders;

@@ -135,6 +135,11 @@ ListPage selectCountedPage(Queryable& db, std::string_view columns, std::string_
 
 }  // namespace
 
+std::int64_t countList(Queryable& db, std::string_view table, const WhereClause& where,
+                       std::string_view countsTable) {
+  return countMatches(db, table, where, countsTable);
+}
+
 ListPage selectPage(Queryable& db, std::string_view columns, std::string_view table,
                     const WhereClause& where, const Sort& sort, const PageRequest& page,
                     std::string_view countsTable) {

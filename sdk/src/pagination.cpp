@@ -72,14 +72,17 @@ Sort parseSort(const Request& request, const std::map<std::string, std::string>&
   const bool descending = !text->empty() && text->front() == '-';
   const auto it = allowed.find(descending ? text->substr(1) : *text);
   if (it == allowed.end()) throw Error::invalidField("sort", "The sort field is not supported.");
-  return Sort{it->second, descending};
+  return Sort{it->second, descending, {}};
 }
 
 std::string orderByClause(const Sort& sort) {
-  const char* direction = sort.descending ? " DESC" : " ASC";
-  std::string clause = "ORDER BY " + sort.column + direction;
+  const auto direction = [](bool descending) { return descending ? " DESC" : " ASC"; };
+  std::string clause = "ORDER BY " + sort.column + direction(sort.descending);
+  for (const SortKey& key : sort.then) clause += ", " + key.column + direction(key.descending);
+  const std::string& last = sort.then.empty() ? sort.column : sort.then.back().column;
+  const bool lastDescending = sort.then.empty() ? sort.descending : sort.then.back().descending;
   // Sorting by id already gives a total order; a second "id" would be noise.
-  if (sort.column != "id") clause += std::string(", id") + direction;
+  if (last != "id") clause += std::string(", id") + direction(lastDescending);
   return clause;
 }
 

@@ -244,6 +244,34 @@ BatchSpec batchSpecOf(const ResourceSpec& spec) {
           }};
 }
 
+// What clients may query on the resource (record_query.h): every field,
+// sorted by the expressions its indexes hold (sortExpression).
+RecordSchema querySchemaOf(const ResourceSpec& spec) {
+  RecordSchema schema{.recordType = spec.recordType, .table = spec.table};
+  for (const ResourceField& field : spec.fields) {
+    QueryKind kind = QueryKind::Text;
+    if (field.kind == FieldKind::Integer || field.kind == FieldKind::Money) {
+      kind = QueryKind::Number;
+    } else if (field.kind == FieldKind::Boolean) {
+      kind = QueryKind::Boolean;
+    } else if (field.kind == FieldKind::Date) {
+      kind = QueryKind::Date;
+    }
+    schema.fields.push_back({.name = field.name,
+                             .column = field.name,
+                             .kind = kind,
+                             .nullable = !isNotNull(field),
+                             // The indexed expression where the field has one.
+                             .sortExpression = field.sortable ? sortExpression(field) : "",
+                             .searchable = field.searchable});
+  }
+  const bool searchable = std::any_of(spec.fields.begin(), spec.fields.end(),
+                                      [](const ResourceField& field) { return field.searchable; });
+  if (searchable) schema.searchTable = spec.table + "_search";
+  schema.countsTable = spec.countsTable;
+  return schema;
+}
+
 // --- Handlers ----------------------------------------------------------------
 
 // The routes of one resource; copies share the declaration.
@@ -251,20 +279,19 @@ class Handlers {
  public:
   Handlers(Host& host, Resource resource) : host_(host), resource_(std::move(resource)) {}
 
+  // The list: the resource's own filters (search, ?<field>=), then the
+  // query language (record_query.h), which also runs the augments.
   Response list(const Request& request) const {
-    const ResourceSpec& spec = resource_.spec();
-    Queryable& db = host_.db();
-    const std::string& tenant = request.identity.companyId;
-    const WhereClause where = resource_.where(request, db.dialect(), tenant);
-    const PageRequest page = parsePage(request);
-    const Sort sort =
-        parseSort(request, resource_.sortColumns(), {.column = "created_at", .descending = true});
-    const ListPage found =
-        selectPage(db, resource_.columns(), spec.table, where, sort, page, spec.countsTable);
-    Json::Array shown;
-    for (const Row& row : found.rows) shown.push_back(resource_.toJson(row));
-    host_.records().augment(db, tenant, spec.recordType, shown);
-    return Response::list(Json(std::move(shown)), pageMeta(page, found.total));
+    const RecordQuery& query = resource_.query();
+    return query.answer(host_, query.read(request),
+                        resource_.where(request, host_.db().dialect(), request.identity.companyId),
+                        resource_.columns(),
+                        [this](const Row& row) { return resource_.toJson(row); });
+  }
+
+  Response search(const Request& request) const {
+    return resource_.query().search(host_, request, resource_.columns(),
+                                    [this](const Row& row) { return resource_.toJson(row); });
   }
 
   Response create(const Request& request) const {
@@ -342,7 +369,8 @@ class Handlers {
                                  RecordLock lock) {
                   return show(resource, host->records(), db, tenant, id, rowLockFor(lock));
                 },
-            .path = resource.spec().path + "/{id}"};
+            .path = resource.spec().path + "/{id}",
+            .query = resource.query()};
   }
 
  private:
@@ -357,10 +385,15 @@ class Handlers {
 Resource::Resource(ResourceSpec spec) {
   checkSpec(spec);
   spec_ = std::make_shared<const ResourceSpec>(std::move(spec));
+  query_ = std::make_shared<const RecordQuery>(querySchemaOf(*spec_));
 }
 
 const ResourceSpec& Resource::spec() const {
   return *spec_;
+}
+
+const RecordQuery& Resource::query() const {
+  return *query_;
 }
 
 void Resource::install(Host& host, Registry& registry) const {
@@ -374,6 +407,9 @@ void Resource::install(Host& host, Registry& registry) const {
   registry.route(
       "POST", spec.path, [handlers](const Request& r) { return handlers->create(r); }, write);
   registry.route(
+      "POST", spec.path + "/search", [handlers](const Request& r) { return handlers->search(r); },
+      read);
+  registry.route(
       "GET", one, [handlers](const Request& r) { return handlers->get(r); }, read);
   registry.route(
       "PATCH", one, [handlers](const Request& r) { return handlers->update(r); }, write);
@@ -384,7 +420,7 @@ void Resource::install(Host& host, Registry& registry) const {
   registry.eventType(spec.eventPrefix + ".updated", subject + " was updated.");
   registry.eventType(spec.eventPrefix + ".deleted", subject + " was deleted.");
   registry.recordType(spec.recordType, handlers->recordType());
-  detail::describeResource(spec, sortColumns(), registry);
+  detail::describeResource(spec, query(), registry);
   // After the descriptions: the batch route's is made from them.
   registry.batch(spec.path, batchSpecOf(spec));
 }

@@ -77,9 +77,9 @@ Json bodySchema(const ResourceSpec& spec, bool creating) {
   return schema::object(std::move(properties), std::move(required));
 }
 
-Json listQuery(const ResourceSpec& spec, const std::map<std::string, std::string>& sorts) {
-  std::vector<std::string> sortFields;
-  for (const auto& [name, column] : sorts) sortFields.push_back(name);
+// The list's own filters (search, ?<field>=); the record query engine adds
+// the query language's parameters.
+Json listQuery(const ResourceSpec& spec) {
   schema::Properties filters;
   const bool searchable = std::any_of(spec.fields.begin(), spec.fields.end(),
                                       [](const ResourceField& f) { return f.searchable; });
@@ -92,7 +92,7 @@ Json listQuery(const ResourceSpec& spec, const std::map<std::string, std::string
           field.name, schema::string("Keeps records whose " + field.name + " equals the value."));
     }
   }
-  return schema::pageQuery(sortFields, "-created_at", std::move(filters));
+  return schema::object(std::move(filters));
 }
 
 std::string lowered(std::string text) {
@@ -102,19 +102,19 @@ std::string lowered(std::string text) {
 
 }  // namespace
 
-void describeResource(const ResourceSpec& spec, const std::map<std::string, std::string>& sorts,
-                      Registry& registry) {
+void describeResource(const ResourceSpec& spec, const RecordQuery& query, Registry& registry) {
   const std::string& noun = spec.noun;
   const std::string one = spec.path + "/{id}";
   const bool unique = std::any_of(spec.fields.begin(), spec.fields.end(),
                                   [](const ResourceField& f) { return f.unique; });
   const std::vector<int> writeErrors = unique ? std::vector<int>{409} : std::vector<int>{};
   registry.schema(noun, recordSchema(spec));
-  registry.describe("GET", spec.path,
-                    {.summary = "List " + lowered(noun) + " records",
-                     .query = listQuery(spec, sorts),
-                     .data = schema::arrayOf(schema::ref(noun)),
-                     .paged = true});
+  query.describeList(registry, spec.path,
+                     {.summary = "List " + lowered(noun) + " records",
+                      .query = listQuery(spec),
+                      .data = schema::arrayOf(schema::ref(noun))});
+  query.describeSearch(registry, spec.path, "Search " + lowered(noun) + " records",
+                       schema::ref(noun));
   registry.describe("POST", spec.path,
                     {.summary = "Create a " + lowered(noun) + " record",
                      .body = bodySchema(spec, true),

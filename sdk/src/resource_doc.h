@@ -7,12 +7,12 @@
 #include <string>
 
 #include "rapport/module.h"
+#include "rapport/record_query.h"
 #include "rapport/resource.h"
 
 namespace rapport::detail {
 
 // Call after the five routes are registered.
-void describeResource(const ResourceSpec& spec, const std::map<std::string, std::string>& sorts,
-                      Registry& registry);
+void describeResource(const ResourceSpec& spec, const RecordQuery& query, Registry& registry);
 
 }  // namespace rapport::detail

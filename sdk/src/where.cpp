@@ -63,6 +63,12 @@ void WhereClause::addNarrowing(std::string_view condition, std::initializer_list
   state_->narrowed = true;
 }
 
+void WhereClause::addBound(std::string_view condition, const Params& values, bool narrowing) {
+  add(condition);
+  state_->params.insert(state_->params.end(), values.begin(), values.end());
+  if (narrowing) state_->narrowed = true;
+}
+
 void WhereClause::addSetMembership(SetTable set) {
   const bool alone = state_->conditions.empty();
   addNarrowing("id IN (" + detail::setMembers(set) + ")");

@@ -2,6 +2,8 @@
 // of ActivitiesJson, ActivitiesValidation and docs/modules/activities.md.
 #include "ActivitiesApiDoc.h"
 
+#include "ActivitiesQuery.h"
+
 #include "ActivitiesValidation.h"
 #include "rapport/api_doc.h"
 
@@ -59,8 +61,7 @@ Json activityBody(bool creating) {
 }
 
 Json listQuery() {
-  return schema::pageQuery(
-      {"title", "scheduled_at", "created_at", "updated_at"}, "-created_at",
+  return schema::object(
       {{"search", schema::string("Words to find in the activity (at most 255 characters).")},
        {"type", type()},
        {"status", schema::enumOf({"pending", "completed"})},
@@ -73,12 +74,11 @@ Json listQuery() {
 
 void describeRelatedList(rapport::Registry& registry, const std::string& path,
                          const std::string& summary) {
-  registry.describe("GET", path,
-                    {.summary = summary,
-                     .tag = "activities",
-                     .query = listQuery(),
-                     .data = schema::arrayOf(schema::ref("Activity")),
-                     .paged = true});
+  activitiesQuery().describeList(registry, path,
+                                 {.summary = summary,
+                                  .tag = "activities",
+                                  .query = listQuery(),
+                                  .data = schema::arrayOf(schema::ref("Activity"))});
 }
 
 }  // namespace
@@ -86,11 +86,10 @@ void describeRelatedList(rapport::Registry& registry, const std::string& path,
 void describeActivitiesRoutes(rapport::Registry& registry, RelatedLists lists) {
   registry.schema("Activity", activitySchema());
   const Json activity = schema::ref("Activity");
-  registry.describe("GET", "/crm/activities",
-                    {.summary = "List activities",
-                     .query = listQuery(),
-                     .data = schema::arrayOf(activity),
-                     .paged = true});
+  activitiesQuery().describeList(
+      registry, "/crm/activities",
+      {.summary = "List activities", .query = listQuery(), .data = schema::arrayOf(activity)});
+  activitiesQuery().describeSearch(registry, "/crm/activities", "Search activities", activity);
   registry.describe("POST", "/crm/activities",
                     {.summary = "Create an activity",
                      .description = "Emits `crm.activity.created`; 404 when the owner or the "

@@ -7,6 +7,7 @@
 
 #include "ActivitiesApiDoc.h"
 #include "ActivitiesJson.h"
+#include "ActivitiesQuery.h"
 #include "ActivitiesRoutes.h"
 #include "ActivitiesStore.h"
 #include "ActivitiesTables.h"
@@ -59,9 +60,12 @@ class ActivitiesModule final : public rapport::Module {
            if (!row) return std::nullopt;
            return activityJson(*row);
          },
-         .path = "/crm/activities/{id}"});
+         .path = "/crm/activities/{id}",
+         .query = activitiesQuery()});
 
     registry.route("GET", "/crm/activities", [this](const Request& r) { return routes_->list(r); });
+    registry.route("POST", "/crm/activities/search",
+                   [this](const Request& r) { return routes_->search(r); });
     registry.route("POST", "/crm/activities",
                    [this](const Request& r) { return routes_->create(r); });
     registry.route("GET", "/crm/activities/{id}",

@@ -1,6 +1,7 @@
 #include "ActivitiesRoutes.h"
 
 #include "ActivitiesJson.h"
+#include "ActivitiesQuery.h"
 #include "ActivitiesValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
@@ -53,12 +54,14 @@ Response ActivitiesRoutes::listOfRelated(const Request& request, const std::stri
 }
 
 Response ActivitiesRoutes::page(const Request& request, const ActivityFilter& filter) {
-  const rapport::PageRequest page = rapport::parsePage(request);
-  const rapport::Sort sort =
-      rapport::parseSort(request, store::sortColumns(), store::defaultSort());
-  rapport::Queryable& db = host_.db();
-  const ActivityPage found = store::list(db, request.identity.companyId, filter, sort, page);
-  return rapport::listResponse(found, page, activityJson);
+  const rapport::RecordQuery& query = activitiesQuery();
+  return query.answer(host_, query.read(request),
+                      store::whereOf(host_.db().dialect(), request.identity.companyId, filter),
+                      store::columns(), activityJson);
+}
+
+Response ActivitiesRoutes::search(const Request& request) {
+  return activitiesQuery().search(host_, request, store::columns(), activityJson);
 }
 
 Response ActivitiesRoutes::create(const Request& request) {

@@ -24,6 +24,8 @@ class ActivitiesRoutes {
   rapport::Response listOfRelated(const rapport::Request& request, const std::string& relatedType,
                                   const std::string& notFound);
   // POST /crm/activities
+  // POST /crm/activities/search: the list's query language in a JSON body.
+  rapport::Response search(const rapport::Request& request);
   rapport::Response create(const rapport::Request& request);
   // GET /crm/activities/{id}
   rapport::Response get(const rapport::Request& request);

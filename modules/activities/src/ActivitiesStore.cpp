@@ -31,6 +31,16 @@ constexpr std::int64_t kUnscheduled = 9223372036854775807;
 const char* const kPending = "pending";
 const char* const kCompleted = "completed";
 
+}  // namespace
+
+const std::string& columns() {
+  return kColumns;
+}
+
+const std::string& scheduledSortKey() {
+  return kScheduledKey;
+}
+
 // Every filter is served by an index led by company_id (docs/modules/activities.md):
 // the search by the trigram index on search_text (rapport::addTextSearch), the
 // scheduled range by activities_scheduled, the others by theirs.
@@ -50,21 +60,6 @@ rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant,
                                                    filter.scheduledTo.value_or(kUnscheduled - 1)});
   }
   return where;
-}
-
-}  // namespace
-
-const std::map<std::string, std::string>& sortColumns() {
-  // Titles sort without regard to case.
-  static const std::map<std::string, std::string> columns = {{"title", "lower(title)"},
-                                                             {"scheduled_at", kScheduledKey},
-                                                             {"created_at", "created_at"},
-                                                             {"updated_at", "updated_at"}};
-  return columns;
-}
-
-rapport::Sort defaultSort() {
-  return {.column = "created_at", .descending = true};
 }
 
 std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
@@ -146,12 +141,6 @@ void unlink(Tx& tx, const std::string& type, const std::string& id, std::int64_t
       "UPDATE activities SET related_type = NULL, related_id = NULL, updated_at = ? "
       "WHERE company_id = ? AND related_type = ? AND related_id = ?",
       {now, tx.companyId(), type, id});
-}
-
-ActivityPage list(Queryable& db, const std::string& tenant, const ActivityFilter& filter,
-                  const rapport::Sort& sort, const rapport::PageRequest& page) {
-  return rapport::selectPage(db, kColumns, "activities", whereOf(db.dialect(), tenant, filter),
-                             sort, page, "activity_counts");
 }
 
 }  // namespace activities::store

@@ -49,15 +49,17 @@ struct ActivityFilter {
   std::optional<std::int64_t> scheduledTo;    // inclusive, microseconds
 };
 
-// One page of activities (columns as read by find()) and the total, for meta.
-using ActivityPage = rapport::ListPage;
-
 namespace store {
 
-// API sort fields (sort=title, -scheduled_at...) and the SQL that orders by them.
-const std::map<std::string, std::string>& sortColumns();
-// The default order: newest first.
-rapport::Sort defaultSort();
+// The columns every read returns, in the order the JSON shows them.
+const std::string& columns();
+// The scheduled_at sort key (the activities_scheduled index's expression):
+// an unscheduled activity sorts after every scheduled one, ascending.
+const std::string& scheduledSortKey();
+// The list's own parameters as the WHERE clause the record query engine
+// adds the request's filter to.
+rapport::WhereClause whereOf(rapport::Dialect dialect, const std::string& tenant,
+                             const ActivityFilter& filter);
 
 // The activity's row, or nullopt when `id` is not an activity of `tenant`.
 // With RecordLock::Share (the record directory's fetch for a reference about
@@ -90,10 +92,6 @@ bool remove(rapport::Tx& tx, const std::string& id);
 // Clears related_to from the tenant's activities related to (type, id): the
 // reaction to that record's deletion. updated_at moves.
 void unlink(rapport::Tx& tx, const std::string& type, const std::string& id, std::int64_t now);
-
-// One page of the tenant's activities matching `filter`, and the total.
-ActivityPage list(rapport::Queryable& db, const std::string& tenant, const ActivityFilter& filter,
-                  const rapport::Sort& sort, const rapport::PageRequest& page);
 
 }  // namespace store
 }  // namespace activities

@@ -2,6 +2,8 @@
 // those of CompaniesJson, CompaniesValidation and docs/modules/companies.md.
 #include "CompaniesApiDoc.h"
 
+#include "CompaniesQuery.h"
+
 #include "rapport/api_doc.h"
 
 namespace companies {
@@ -48,8 +50,7 @@ Json companyBody(bool creating) {
 }
 
 Json listQuery() {
-  return schema::pageQuery(
-      {"name", "annual_revenue", "created_at", "updated_at"}, "-created_at",
+  return schema::object(
       {{"search", schema::string("Words to find in the company (at most 255 characters).")},
        {"tag", schema::string("Keeps companies with this tag.")},
        {"industry", schema::string("Keeps companies of this industry.")},
@@ -61,11 +62,10 @@ Json listQuery() {
 void describeCompaniesRoutes(rapport::Registry& registry) {
   registry.schema(kSchema, companySchema());
   const Json company = schema::ref(kSchema);
-  registry.describe("GET", "/crm/companies",
-                    {.summary = "List CRM companies",
-                     .query = listQuery(),
-                     .data = schema::arrayOf(company),
-                     .paged = true});
+  companiesQuery().describeList(
+      registry, "/crm/companies",
+      {.summary = "List CRM companies", .query = listQuery(), .data = schema::arrayOf(company)});
+  companiesQuery().describeSearch(registry, "/crm/companies", "Search CRM companies", company);
   registry.describe("POST", "/crm/companies",
                     {.summary = "Create a CRM company",
                      .description = "Emits `crm.company.created`; 409 when the document is taken.",

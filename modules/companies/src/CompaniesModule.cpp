@@ -6,6 +6,7 @@
 
 #include "CompaniesApiDoc.h"
 #include "CompaniesJson.h"
+#include "CompaniesQuery.h"
 #include "CompaniesRoutes.h"
 #include "CompaniesStore.h"
 #include "CompaniesTables.h"
@@ -49,9 +50,12 @@ class CompaniesModule final : public rapport::Module {
            if (!row) return std::nullopt;
            return companyJson(*row);
          },
-         .path = "/crm/companies/{id}"});
+         .path = "/crm/companies/{id}",
+         .query = companiesQuery()});
 
     registry.route("GET", "/crm/companies", [this](const Request& r) { return routes_->list(r); });
+    registry.route("POST", "/crm/companies/search",
+                   [this](const Request& r) { return routes_->search(r); });
     registry.route("POST", "/crm/companies",
                    [this](const Request& r) { return routes_->create(r); });
     registry.route("GET", "/crm/companies/{id}",

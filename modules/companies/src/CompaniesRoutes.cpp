@@ -1,6 +1,7 @@
 #include "CompaniesRoutes.h"
 
 #include "CompaniesJson.h"
+#include "CompaniesQuery.h"
 #include "CompaniesValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
@@ -44,12 +45,14 @@ CompaniesRoutes::CompaniesRoutes(rapport::Host& host) : host_(host) {}
 
 Response CompaniesRoutes::list(const Request& request) {
   const CompanyFilter filter = validateFilter(request);
-  const rapport::PageRequest page = rapport::parsePage(request);
-  const rapport::Sort sort =
-      rapport::parseSort(request, store::sortColumns(), store::defaultSort());
-  rapport::Queryable& db = host_.db();
-  const CompanyPage found = store::list(db, request.identity.companyId, filter, sort, page);
-  return rapport::listResponse(found, page, companyJson);
+  const rapport::RecordQuery& query = companiesQuery();
+  return query.answer(host_, query.read(request),
+                      store::whereOf(host_.db().dialect(), request.identity.companyId, filter),
+                      store::columns(), companyJson);
+}
+
+Response CompaniesRoutes::search(const Request& request) {
+  return companiesQuery().search(host_, request, store::columns(), companyJson);
 }
 
 Response CompaniesRoutes::create(const Request& request) {

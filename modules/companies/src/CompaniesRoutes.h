@@ -17,6 +17,8 @@ class CompaniesRoutes {
   // GET /crm/companies: filters, sort, pagination.
   rapport::Response list(const rapport::Request& request);
   // POST /crm/companies
+  // POST /crm/companies/search: the list's query language in a JSON body.
+  rapport::Response search(const rapport::Request& request);
   rapport::Response create(const rapport::Request& request);
   // GET /crm/companies/{id}
   rapport::Response get(const rapport::Request& request);

@@ -27,6 +27,12 @@ const std::string kColumns =
 constexpr rapport::TagTable kTags{"crm_company_tags", "crm_company_id", "crm_companies",
                                   "crm_company_tag_counts"};
 
+}  // namespace
+
+const std::string& columns() {
+  return kColumns;
+}
+
 // Every filter is served by an index (docs/modules/companies.md shows the plans):
 // the search by the trigram index on search_text (rapport::addTextSearch), the
 // tag by crm_company_tags (company_id, tag_lower), industry and size by
@@ -39,22 +45,6 @@ rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant,
   if (filter.industry) where.add("lower(industry) = lower(?)", {*filter.industry});
   if (filter.size) where.add("lower(size) = lower(?)", {*filter.size});
   return where;
-}
-
-}  // namespace
-
-const std::map<std::string, std::string>& sortColumns() {
-  // Names sort without regard to case; an unknown revenue sorts below zero.
-  static const std::map<std::string, std::string> columns = {
-      {"name", "lower(name)"},
-      {"created_at", "created_at"},
-      {"updated_at", "updated_at"},
-      {"annual_revenue", "coalesce(annual_revenue, -1)"}};
-  return columns;
-}
-
-rapport::Sort defaultSort() {
-  return {.column = "created_at", .descending = true};
 }
 
 std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
@@ -124,12 +114,6 @@ bool remove(Tx& tx, const std::string& id) {
   rapport::deleteTagRows(tx, kTags, id);
   return tx.exec("DELETE FROM crm_companies WHERE company_id = ? AND id = ?",
                  {tx.companyId(), id}) > 0;
-}
-
-CompanyPage list(Queryable& db, const std::string& tenant, const CompanyFilter& filter,
-                 const rapport::Sort& sort, const rapport::PageRequest& page) {
-  return rapport::selectPage(db, kColumns, "crm_companies", whereOf(db.dialect(), tenant, filter),
-                             sort, page, "crm_company_counts");
 }
 
 }  // namespace companies::store

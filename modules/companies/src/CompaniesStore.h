@@ -40,15 +40,14 @@ struct CompanyFilter {
   std::optional<std::string> size;      // exact, any case
 };
 
-// One page of CRM companies (columns as read by find()) and the total, for meta.
-using CompanyPage = rapport::ListPage;
-
 namespace store {
 
-// API sort fields (sort=name, -annual_revenue...) and the SQL that orders by them.
-const std::map<std::string, std::string>& sortColumns();
-// The default order: newest first.
-rapport::Sort defaultSort();
+// The columns every read returns, in the order the JSON shows them.
+const std::string& columns();
+// The list's own parameters as the WHERE clause the record query engine
+// adds the request's filter to.
+rapport::WhereClause whereOf(rapport::Dialect dialect, const std::string& tenant,
+                             const CompanyFilter& filter);
 
 // The company's row, or nullopt when `id` is not a CRM company of `tenant`.
 // With RecordLock::Share (the record directory's fetch for a reference about
@@ -85,10 +84,6 @@ void update(rapport::Tx& tx, const std::string& id, const Company& company,
             const std::vector<std::string>& tagsBefore, std::int64_t now);
 // False when there was no such company.
 bool remove(rapport::Tx& tx, const std::string& id);
-
-// One page of the tenant's CRM companies matching `filter`, and the total.
-CompanyPage list(rapport::Queryable& db, const std::string& tenant, const CompanyFilter& filter,
-                 const rapport::Sort& sort, const rapport::PageRequest& page);
 
 }  // namespace store
 }  // namespace companies

@@ -2,6 +2,8 @@
 // of ContactsJson, ContactsValidation and docs/modules/contacts.md.
 #include "ContactsApiDoc.h"
 
+#include "ContactsQuery.h"
+
 #include "rapport/api_doc.h"
 
 namespace contacts {
@@ -45,9 +47,10 @@ Json contactBody(bool creating) {
                         creating ? std::vector<std::string>{"name"} : std::vector<std::string>{});
 }
 
+// The list's own filters; contactsQuery().describeList adds the query
+// language's parameters.
 Json listQuery() {
-  return schema::pageQuery(
-      {"name", "email", "created_at", "updated_at"}, "-created_at",
+  return schema::object(
       {{"search", schema::string("Words to find in the contact (at most 255 characters).")},
        {"tag", schema::string("Keeps contacts with this tag.")},
        {"company_id", schema::string("Keeps the contacts of this CRM company.")},
@@ -59,11 +62,11 @@ Json listQuery() {
 void describeContactsRoutes(rapport::Registry& registry, bool companiesEnabled) {
   registry.schema("Contact", contactSchema());
   const Json contact = schema::ref("Contact");
-  registry.describe("GET", "/crm/contacts",
-                    {.summary = "List contacts",
-                     .query = listQuery(),
-                     .data = schema::arrayOf(contact),
-                     .paged = true});
+  const rapport::RecordQuery& query = contactsQuery();
+  query.describeList(
+      registry, "/crm/contacts",
+      {.summary = "List contacts", .query = listQuery(), .data = schema::arrayOf(contact)});
+  query.describeSearch(registry, "/crm/contacts", "Search contacts", contact);
   registry.describe("POST", "/crm/contacts",
                     {.summary = "Create a contact",
                      .description = "Emits `crm.contact.created`. 404 when the company_id or "
@@ -86,12 +89,11 @@ void describeContactsRoutes(rapport::Registry& registry, bool companiesEnabled) 
                                     "referred to it are unlinked.",
                      .data = schema::deleted("cont_")});
   if (companiesEnabled) {
-    registry.describe("GET", "/crm/companies/{id}/contacts",
-                      {.summary = "List the contacts of a CRM company",
-                       .tag = "contacts",
-                       .query = listQuery(),
-                       .data = schema::arrayOf(contact),
-                       .paged = true});
+    query.describeList(registry, "/crm/companies/{id}/contacts",
+                       {.summary = "List the contacts of a CRM company",
+                        .tag = "contacts",
+                        .query = listQuery(),
+                        .data = schema::arrayOf(contact)});
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "ContactsApiDoc.h"
 #include "ContactsJson.h"
+#include "ContactsQuery.h"
 #include "ContactsRoutes.h"
 #include "ContactsStore.h"
 #include "ContactsTables.h"
@@ -47,11 +48,14 @@ class ContactsModule final : public rapport::Module {
            if (!row) return std::nullopt;
            return contactJson(*row);
          },
-         .path = "/crm/contacts/{id}"});
+         .path = "/crm/contacts/{id}",
+         .query = contactsQuery()});
 
     registry.route("GET", "/crm/contacts", [this](const Request& r) { return routes_->list(r); });
     registry.route("POST", "/crm/contacts",
                    [this](const Request& r) { return routes_->create(r); });
+    registry.route("POST", "/crm/contacts/search",
+                   [this](const Request& r) { return routes_->search(r); });
     registry.route("GET", "/crm/contacts/{id}",
                    [this](const Request& r) { return routes_->get(r); });
     registry.route("PATCH", "/crm/contacts/{id}",

@@ -1,6 +1,7 @@
 #include "ContactsRoutes.h"
 
 #include "ContactsJson.h"
+#include "ContactsQuery.h"
 #include "ContactsValidation.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
@@ -65,12 +66,14 @@ Response ContactsRoutes::listOfCompany(const Request& request) {
 }
 
 Response ContactsRoutes::page(const Request& request, const ContactFilter& filter) {
-  const rapport::PageRequest page = rapport::parsePage(request);
-  const rapport::Sort sort =
-      rapport::parseSort(request, store::sortColumns(), store::defaultSort());
-  rapport::Queryable& db = host_.db();
-  const ContactPage found = store::list(db, request.identity.companyId, filter, sort, page);
-  return rapport::listResponse(found, page, contactJson);
+  const rapport::RecordQuery& query = contactsQuery();
+  return query.answer(host_, query.read(request),
+                      store::whereOf(host_.db().dialect(), request.identity.companyId, filter),
+                      store::columns(), contactJson);
+}
+
+Response ContactsRoutes::search(const Request& request) {
+  return contactsQuery().search(host_, request, store::columns(), contactJson);
 }
 
 Response ContactsRoutes::create(const Request& request) {

@@ -15,10 +15,13 @@ class ContactsRoutes {
   // link to CRM companies (the optional companies module).
   ContactsRoutes(rapport::Host& host, bool companiesEnabled);
 
-  // GET /crm/contacts: filters, sort, pagination.
+  // GET /crm/contacts: the list's own filters, then the query language of
+  // decisions §13 (ContactsQuery.h).
   rapport::Response list(const rapport::Request& request);
   // GET /crm/companies/{id}/contacts: the same list, of one CRM company.
   rapport::Response listOfCompany(const rapport::Request& request);
+  // POST /crm/contacts/search: the list's query language in a JSON body.
+  rapport::Response search(const rapport::Request& request);
   // POST /crm/contacts
   rapport::Response create(const rapport::Request& request);
   // GET /crm/contacts/{id}

@@ -25,6 +25,12 @@ const std::string kColumns =
 // The tag filter's table: one row per tag of a contact.
 constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts", "contact_tag_counts"};
 
+}  // namespace
+
+const std::string& columns() {
+  return kColumns;
+}
+
 // Every filter is served by an index (docs/modules/contacts.md shows the plans):
 // the search by the trigram index on search_text (rapport::addTextSearch), the
 // tag by contact_tags (company_id, tag_lower), company_id and owner_id by theirs.
@@ -36,21 +42,6 @@ rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant,
   if (filter.companyId) where.add("crm_company_id = ?", {*filter.companyId});
   if (filter.ownerId) where.add("owner_id = ?", {*filter.ownerId});
   return where;
-}
-
-}  // namespace
-
-const std::map<std::string, std::string>& sortColumns() {
-  // Names sort without regard to case; contacts without e-mail sort as "".
-  static const std::map<std::string, std::string> columns = {{"name", "lower(name)"},
-                                                             {"email", "coalesce(email, '')"},
-                                                             {"created_at", "created_at"},
-                                                             {"updated_at", "updated_at"}};
-  return columns;
-}
-
-rapport::Sort defaultSort() {
-  return {.column = "created_at", .descending = true};
 }
 
 std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
@@ -126,12 +117,6 @@ void unlinkCompany(Tx& tx, const std::string& crmCompanyId, std::int64_t now) {
       "UPDATE contacts SET crm_company_id = NULL, updated_at = ? "
       "WHERE company_id = ? AND crm_company_id = ?",
       {now, tx.companyId(), crmCompanyId});
-}
-
-ContactPage list(Queryable& db, const std::string& tenant, const ContactFilter& filter,
-                 const rapport::Sort& sort, const rapport::PageRequest& page) {
-  return rapport::selectPage(db, kColumns, "contacts", whereOf(db.dialect(), tenant, filter), sort,
-                             page, "contact_counts");
 }
 
 }  // namespace contacts::store

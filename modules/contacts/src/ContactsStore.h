@@ -39,15 +39,14 @@ struct ContactFilter {
   std::optional<std::string> ownerId;
 };
 
-// One page of contacts (columns as read by find()) and the total, for meta.
-using ContactPage = rapport::ListPage;
-
 namespace store {
 
-// API sort fields (sort=name, -created_at...) and the SQL that orders by them.
-const std::map<std::string, std::string>& sortColumns();
-// The default order: newest first.
-rapport::Sort defaultSort();
+// The columns every read returns, in the order ContactsJson shows them.
+const std::string& columns();
+// The list's own parameters (search, tag, company_id, owner_id) as the WHERE
+// clause the record query engine adds the request's filter to.
+rapport::WhereClause whereOf(rapport::Dialect dialect, const std::string& tenant,
+                             const ContactFilter& filter);
 
 // The contact's row, or nullopt when `id` is not a contact of `tenant`.
 // With RecordLock::Share (the record directory's fetch for a reference about
@@ -83,10 +82,6 @@ void update(rapport::Tx& tx, const std::string& id, const Contact& contact,
 bool remove(rapport::Tx& tx, const std::string& id);
 // Clears the link to a deleted CRM company from the tenant's contacts.
 void unlinkCompany(rapport::Tx& tx, const std::string& crmCompanyId, std::int64_t now);
-
-// One page of the tenant's contacts matching `filter`, and the total.
-ContactPage list(rapport::Queryable& db, const std::string& tenant, const ContactFilter& filter,
-                 const rapport::Sort& sort, const rapport::PageRequest& page);
 
 }  // namespace store
 }  // namespace contacts

@@ -2,6 +2,8 @@
 // DealsJson, DealsValidation and docs/modules/deals.md.
 #include "DealsApiDoc.h"
 
+#include "DealsQuery.h"
+
 #include "rapport/api_doc.h"
 
 namespace deals {
@@ -73,8 +75,7 @@ Json dealBody(bool creating) {
 }
 
 Json listQuery() {
-  return schema::pageQuery(
-      {"title", "value", "expected_close_date", "created_at", "updated_at"}, "-created_at",
+  return schema::object(
       {{"search", schema::string("Words to find in the deal (at most 255 characters).")},
        {"status", schema::enumOf({"open", "won", "lost"})},
        {"pipeline_id", schema::string()},
@@ -86,11 +87,10 @@ Json listQuery() {
 }
 
 void describeRecordRoutes(rapport::Registry& registry, const Json& deal) {
-  registry.describe("GET", "/crm/deals",
-                    {.summary = "List deals",
-                     .query = listQuery(),
-                     .data = schema::arrayOf(deal),
-                     .paged = true});
+  dealsQuery().describeList(
+      registry, "/crm/deals",
+      {.summary = "List deals", .query = listQuery(), .data = schema::arrayOf(deal)});
+  dealsQuery().describeSearch(registry, "/crm/deals", "Search deals", deal);
   registry.describe(
       "POST", "/crm/deals",
       {.summary = "Create a deal",
@@ -100,7 +100,7 @@ void describeRecordRoutes(rapport::Registry& registry, const Json& deal) {
        .status = 201,
        .data = deal,
        .errors = {404}});
-  registry.describe("GET", "/crm/deals/{id}", {.summary = "Get a deal", .data = deal});
+  dealsQuery().describeList(registry, "/crm/deals/{id}", {.summary = "Get a deal", .data = deal});
   registry.describe("PATCH", "/crm/deals/{id}",
                     {.summary = "Update a deal",
                      .description = "Emits `crm.deal.updated` when a field changed.",
@@ -159,16 +159,14 @@ void describeDealsRoutes(rapport::Registry& registry, Links links) {
                       {.summary = "List the deals of a contact",
                        .tag = "deals",
                        .query = listQuery(),
-                       .data = schema::arrayOf(deal),
-                       .paged = true});
+                       .data = schema::arrayOf(deal)});
   }
   if (links.companies) {
-    registry.describe("GET", "/crm/companies/{id}/deals",
-                      {.summary = "List the deals of a CRM company",
-                       .tag = "deals",
-                       .query = listQuery(),
-                       .data = schema::arrayOf(deal),
-                       .paged = true});
+    dealsQuery().describeList(registry, "/crm/companies/{id}/deals",
+                              {.summary = "List the deals of a CRM company",
+                               .tag = "deals",
+                               .query = listQuery(),
+                               .data = schema::arrayOf(deal)});
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "DealsApiDoc.h"
 #include "DealsJson.h"
+#include "DealsQuery.h"
 #include "DealsRoutes.h"
 #include "DealsStore.h"
 #include "DealsTables.h"
@@ -52,7 +53,8 @@ class DealsModule final : public rapport::Module {
            if (!row) return std::nullopt;
            return dealJson(*row);
          },
-         .path = "/crm/deals/{id}"});
+         .path = "/crm/deals/{id}",
+         .query = dealsQuery()});
 
     // Pipelines and stages: their counters come from deal_stage_totals, and
     // one that has deals (open or closed) may not be deleted (409).
@@ -70,6 +72,8 @@ class DealsModule final : public rapport::Module {
         });
 
     registry.route("GET", "/crm/deals", [this](const Request& r) { return routes_->list(r); });
+    registry.route("POST", "/crm/deals/search",
+                   [this](const Request& r) { return routes_->search(r); });
     registry.route("POST", "/crm/deals", [this](const Request& r) { return routes_->create(r); });
     registry.route("GET", "/crm/deals/{id}", [this](const Request& r) { return routes_->get(r); });
     registry.route("PATCH", "/crm/deals/{id}",

@@ -1,6 +1,7 @@
 #include "DealsRoutes.h"
 
 #include "DealsJson.h"
+#include "DealsQuery.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/list.h"
@@ -69,11 +70,14 @@ Response DealsRoutes::listOfCompany(const Request& request) {
 }
 
 Response DealsRoutes::page(const Request& request, const DealFilter& filter) {
-  const rapport::PageRequest page = rapport::parsePage(request);
-  const rapport::Sort sort =
-      rapport::parseSort(request, store::sortColumns(), store::defaultSort());
-  const DealPage found = store::list(host_.db(), request.identity.companyId, filter, sort, page);
-  return rapport::listResponse(found, page, dealJson);
+  const rapport::RecordQuery& query = dealsQuery();
+  return query.answer(host_, query.read(request),
+                      store::whereOf(host_.db().dialect(), request.identity.companyId, filter),
+                      store::columns(), dealJson);
+}
+
+Response DealsRoutes::search(const Request& request) {
+  return dealsQuery().search(host_, request, store::columns(), dealJson);
 }
 
 Response DealsRoutes::create(const Request& request) {

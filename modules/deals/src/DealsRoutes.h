@@ -26,6 +26,8 @@ class DealsRoutes {
   rapport::Response listOfContact(const rapport::Request& request);
   rapport::Response listOfCompany(const rapport::Request& request);
   // POST /crm/deals
+  // POST /crm/deals/search: the list's query language in a JSON body.
+  rapport::Response search(const rapport::Request& request);
   rapport::Response create(const rapport::Request& request);
   // GET /crm/deals/{id}
   rapport::Response get(const rapport::Request& request);

@@ -25,6 +25,12 @@ const std::string kColumns =
 // The tag filter's table: one row per tag of a deal.
 constexpr rapport::TagTable kTags{"deal_tags", "deal_id", "deals", "deal_tag_counts"};
 
+}  // namespace
+
+const std::string& columns() {
+  return kColumns;
+}
+
 // Every filter is served by an index led by company_id (docs/modules/deals.md):
 // the search by the trigram index on search_text, the tag by deal_tags, the
 // others by deals_<filter> (company_id, <column>, created_at, id).
@@ -39,25 +45,6 @@ rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant, const D
   if (filter.companyId) where.add("crm_company_id = ?", {*filter.companyId});
   if (filter.ownerId) where.add("owner_id = ?", {*filter.ownerId});
   return where;
-}
-
-}  // namespace
-
-const std::map<std::string, std::string>& sortColumns() {
-  // Titles sort without regard to case; deals without an expected close date
-  // sort after every date (ascending). Each expression is an index's
-  // (migrations/*/0004_deals.sql).
-  static const std::map<std::string, std::string> columns = {
-      {"title", "lower(title)"},
-      {"value", "value"},
-      {"created_at", "created_at"},
-      {"updated_at", "updated_at"},
-      {"expected_close_date", "coalesce(expected_close_date, '9999-12-32')"}};
-  return columns;
-}
-
-rapport::Sort defaultSort() {
-  return {.column = "created_at", .descending = true};
 }
 
 std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
@@ -165,12 +152,6 @@ bool anyInPipeline(Tx& tx, const std::string& pipelineId) {
   return !tx.query("SELECT 1 FROM deals WHERE company_id = ? AND pipeline_id = ? LIMIT 1",
                    {tx.companyId(), pipelineId})
               .empty();
-}
-
-DealPage list(Queryable& db, const std::string& tenant, const DealFilter& filter,
-              const rapport::Sort& sort, const rapport::PageRequest& page) {
-  return rapport::selectPage(db, kColumns, "deals", whereOf(db.dialect(), tenant, filter), sort,
-                             page, "deal_counts");
 }
 
 PipelineTotals stageTotals(Queryable& db, const std::string& tenant,

@@ -57,9 +57,6 @@ struct DealFilter {
   std::optional<std::string> tag;  // any case
 };
 
-// One page of deals (columns as read by find()) and the total, for meta.
-using DealPage = rapport::ListPage;
-
 // deals_count and deals_value of the open deals of one stage.
 struct StageTotals {
   std::int64_t count = 0;
@@ -70,10 +67,12 @@ using PipelineTotals = std::map<std::string, std::map<std::string, StageTotals>>
 
 namespace store {
 
-// API sort fields (sort=title, -value...) and the SQL that orders by them.
-const std::map<std::string, std::string>& sortColumns();
-// The default order: newest first.
-rapport::Sort defaultSort();
+// The columns every read returns, in the order the JSON shows them.
+const std::string& columns();
+// The list's own parameters as the WHERE clause the record query engine
+// adds the request's filter to.
+rapport::WhereClause whereOf(rapport::Dialect dialect, const std::string& tenant,
+                             const DealFilter& filter);
 
 // The deal's row, or nullopt when `id` is not a deal of `tenant`.
 // With RecordLock::Share (the record directory's fetch for a reference about
@@ -105,10 +104,6 @@ void unlinkCompany(rapport::Tx& tx, const std::string& crmCompanyId, std::int64_
 // True when any deal of tx's tenant (open or closed) is in the stage / pipeline.
 bool anyInStage(rapport::Tx& tx, const std::string& stageId);
 bool anyInPipeline(rapport::Tx& tx, const std::string& pipelineId);
-
-// One page of the tenant's deals matching `filter`, and the total.
-DealPage list(rapport::Queryable& db, const std::string& tenant, const DealFilter& filter,
-              const rapport::Sort& sort, const rapport::PageRequest& page);
 
 // The open deals' totals of every stage of `pipelineIds` (one query over
 // deal_stage_totals; stages without open deals are absent).

@@ -6,6 +6,7 @@
 
 #include "PipelinesApiDoc.h"
 #include "PipelinesJson.h"
+#include "PipelinesQuery.h"
 #include "PipelinesRoutes.h"
 #include "PipelinesStore.h"
 #include "PipelinesTables.h"
@@ -52,7 +53,8 @@ class PipelinesModule final : public rapport::Module {
                        rows.rows.push_back(*row);
                        return pipelinesJson(rows, store::stagesOf(db, companyId, {id})).front();
                      },
-                     .path = "/crm/pipelines/{id}"});
+                     .path = "/crm/pipelines/{id}",
+                     .query = pipelinesQuery()});
     registry.recordType(
         "stage", {.exists = &store::stageExists,
                   .fetch = [](Queryable& db, const std::string& companyId, const std::string& id,
@@ -61,7 +63,8 @@ class PipelinesModule final : public rapport::Module {
                     if (!row) return std::nullopt;
                     return stageJson(*row);
                   },
-                  .path = "/crm/pipelines/{id}/stages/{stage_id}"});
+                  .path = "/crm/pipelines/{id}/stages/{stage_id}",
+                  .query = stagesQuery()});
 
     // Reads are open to every member; changes need owner or admin (403).
     const rapport::RouteOptions managers{.roles = {rapport::Role::Owner, rapport::Role::Admin}};

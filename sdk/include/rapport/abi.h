@@ -111,8 +111,18 @@
 //        api_doc.h: RouteDocExtra (a cursor `meta`, a Public route that
 //        reads the bearer token) and Registry::describeExtra;
 //        schema::optionalText (a blank that clears the field).
-#define RAPPORT_SDK_ABI_MAJOR 6
-#define RAPPORT_SDK_ABI_MINOR 2
+//   7.0: the record query engine (issue 22, decisions §13):
+//        record_query.h (QueryKind, QueryField, QueryInclude, RecordSchema,
+//        ListRequest, RecordQuery: filter, multi-key sort, fields, include,
+//        keyset cursors, POST <list>/search);
+//        records.h: RecordType::query (a new member) and
+//        RecordDirectory::query (a virtual inserted before augment);
+//        pagination.h: SortKey and Sort::then (a new member: up to 3 keys);
+//        where.h: WhereClause::addBound; list.h: countList;
+//        api_doc.h: schema::anyOf. Resource answers the query language on
+//        its lists and serves POST <path>/search.
+#define RAPPORT_SDK_ABI_MAJOR 7
+#define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

@@ -130,6 +130,8 @@ RAPPORT_SDK_API Json object(Properties properties, std::vector<std::string> requ
 RAPPORT_SDK_API Json anyObject(const std::string& description = "");
 // The same schema, or null.
 RAPPORT_SDK_API Json nullable(Json schema);
+// Since 7.0. Any one of `options` ({"anyOf": [...]}).
+RAPPORT_SDK_API Json anyOf(std::vector<Json> options, const std::string& description = "");
 // A schema registered with Registry::schema (or one of the host's: Error,
 // ValidationError, PageMeta).
 RAPPORT_SDK_API Json ref(const std::string& name);

@@ -58,6 +58,12 @@ RAPPORT_SDK_API ListPage selectPage(Queryable& db, std::string_view columns, std
                                     const WhereClause& where, const Sort& sort,
                                     const PageRequest& page, std::string_view countsTable = {});
 
+// Since 7.0. The number of records matching `where`, as selectPage counts
+// meta.total: from the counts table for an unfiltered list, from the set's
+// counts for a lone set membership, else by counting.
+RAPPORT_SDK_API std::int64_t countList(Queryable& db, std::string_view table,
+                                       const WhereClause& where, std::string_view countsTable = {});
+
 // The list answer of a page: each row through `toJson` (the module's one
 // JSON shape of its record) as data, and pageMeta(page, found.total) as meta.
 RAPPORT_SDK_API Response listResponse(const ListPage& found, const PageRequest& page,

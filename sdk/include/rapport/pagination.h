@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "rapport/export.h"
 #include "rapport/http.h"
@@ -24,9 +25,17 @@ RAPPORT_SDK_API PageRequest parsePage(const Request& request);
 // {"current_page", "per_page", "total", "last_page" (at least 1)}.
 RAPPORT_SDK_API Json pageMeta(const PageRequest& page, std::int64_t total);
 
+// One more key of a sort (since 7.0).
+struct SortKey {
+  std::string column;  // SQL expression, from the declaration
+  bool descending = true;
+};
+
 struct Sort {
   std::string column;  // SQL column, from the allow-list
   bool descending = true;
+  // Since 7.0: the next keys, in order (record_query.h sorts on up to 3).
+  std::vector<SortKey> then = {};
 };
 
 // Reads `sort` ("name" or "-name"). `allowed` maps API field names to SQL
@@ -34,7 +43,8 @@ struct Sort {
 RAPPORT_SDK_API Sort parseSort(const Request& request,
                                const std::map<std::string, std::string>& allowed, Sort fallback);
 
-// "ORDER BY <column> <ASC|DESC>, id <same direction>": ties break on id.
+// "ORDER BY <column> <ASC|DESC>[, <then...>], id <the last key's direction>":
+// ties break on id.
 RAPPORT_SDK_API std::string orderByClause(const Sort& sort);
 
 }  // namespace rapport

@@ -30,9 +30,10 @@
 //     unset (the value is not the one named); `not` is the exact complement
 //     of its filter (a record the inner filter does not match, unset fields
 //     included).
-//   - Sort keys are NOT NULL expressions (coalesced), so both engines order
-//     nulls alike and a keyset condition can never lose the null block; ties
-//     break on id, in the last key's direction.
+//   - Sort keys are NOT NULL expressions (coalesced; unset values first in
+//     ascending order unless the field's sortExpression says otherwise), so
+//     both engines order nulls alike and a keyset condition can never lose
+//     the null block; ties break on id, in the last key's direction.
 //   - Cursors are sealed by the host's SecretBox (secrets.h) for one company,
 //     one record type, one filter and one sort: a tampered, foreign or
 //     mismatched cursor is a 422 on `cursor`. They carry the last row's sort
@@ -58,6 +59,7 @@
 #include <string>
 #include <vector>
 
+#include "rapport/api_doc.h"
 #include "rapport/db.h"
 #include "rapport/export.h"
 #include "rapport/http.h"
@@ -68,6 +70,11 @@
 namespace rapport {
 
 class Host;
+class Registry;
+class RecordQuery;
+namespace query {
+struct Access;
+}
 
 // What a queryable field holds; its kind decides the operators it takes and
 // how a filter value is read.
@@ -111,7 +118,8 @@ struct QueryField {
   bool sortable = true;
   // The expression a sort orders by; empty: derived from the kind (text
   // lower-cased, a nullable column coalesced so that nulls sort first in
-  // ascending order on both engines). It must be NOT NULL.
+  // ascending order on both engines). It must be NOT NULL. A module that
+  // has an index on another expression (nulls last, say) names it here.
   std::string sortExpression = "";
   // Id only: the record type this field refers to ("company"). Then
   // "<hop>.<field>" filters through the reference (one hop, on the target's
@@ -128,10 +136,9 @@ struct QueryField {
 // A reference whose target's type is stored beside its id (an activity's
 // related_to {type, id}): `include=<name>` embeds the target.
 struct QueryInclude {
-  std::string name = "";        // the include's name: "related"
-  std::string typeField = "";   // the QueryField holding the target's type
-  std::string idField = "";     // the QueryField holding the target's id
-  std::string outputField = ""; // the record's JSON member it replaces the value of: "related"
+  std::string name = "";       // the include's name: "related"
+  std::string typeField = "";  // the QueryField holding the target's type
+  std::string idField = "";    // the QueryField holding the target's id
 };
 
 // What a record type lets clients query.
@@ -165,7 +172,7 @@ struct ListRequest {
   std::vector<std::string> sort = {};  // "-value", "created_at": at most 3
   std::vector<std::string> fields = {};
   std::vector<std::string> include = {};
-  bool cursorMode = false;             // limit or cursor was sent
+  bool cursorMode = false;  // limit or cursor was sent
   std::int64_t limit = 20;
   std::string cursor = "";
   bool count = false;
@@ -192,9 +199,10 @@ class RAPPORT_SDK_API RecordQuery {
 
   // Adds the request's filter to `where` (every condition checked against
   // the declaration, every value bound); throws Error::validation (422 on
-  // "filter.<path>"). `schemaOf` resolves a referenced record type's
-  // declaration for one-hop paths (null: unknown).
-  using SchemaLookup = std::function<const RecordSchema*(const std::string& recordType)>;
+  // "filter.<path>"). `schemaOf` resolves a referenced record type's query
+  // for one-hop paths (null: unknown); the host's record directory lends it
+  // (RecordDirectory::query).
+  using SchemaLookup = std::function<const RecordQuery*(const std::string& recordType)>;
   void addFilter(WhereClause& where, const Json& filter, const SchemaLookup& schemaOf) const;
 
   // The ORDER BY keys of `sort` (empty: the default), as a Sort; throws a 422
@@ -209,6 +217,21 @@ class RAPPORT_SDK_API RecordQuery {
   Response answer(Host& host, const ListRequest& list, WhereClause where,
                   const std::string& columns, const std::function<Json(const Row&)>& toJson) const;
 
+  // POST <list>/search: the body read by readBody(), answered by answer()
+  // over the company's records (no sub-list, no historic filter).
+  Response search(Host& host, const Request& request, const std::string& columns,
+                  const std::function<Json(const Row&)>& toJson) const;
+
+  // Describes the list route GET `path` (call after registry.route): `doc`
+  // with its query replaced by queryDoc() plus the properties of doc.query
+  // (the module's own filters), paged, and the cursor meta as the other
+  // form of its meta.
+  void describeList(Registry& registry, const std::string& path, RouteDoc doc) const;
+  // Describes POST `listPath` + "/search" (registered by the module), whose
+  // data is an array of `record` (a schema, usually schema::ref(<Noun>)).
+  void describeSearch(Registry& registry, const std::string& listPath, const std::string& summary,
+                      Json record) const;
+
   // The query parameters the API document lists for a list of this type
   // (page, per_page, sort, filter, fields, include, limit, cursor, count),
   // then `extra` (the module's own filters), as RouteDoc::query expects.
@@ -218,8 +241,8 @@ class RAPPORT_SDK_API RecordQuery {
   static Json cursorMetaDoc();
 
  private:
-  struct Compiled;
-  std::shared_ptr<const Compiled> compiled_;
+  friend struct query::Access;
+  std::shared_ptr<const void> compiled_;  // query::Compiled, private to the SDK library
 };
 
 }  // namespace rapport

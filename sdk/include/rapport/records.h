@@ -35,6 +35,7 @@
 #include "rapport/db.h"
 #include "rapport/export.h"
 #include "rapport/json.h"
+#include "rapport/record_query.h"
 
 namespace rapport {
 
@@ -83,10 +84,15 @@ using RecordFetch = std::function<std::optional<Json>(Queryable& db, const std::
 //     the handler opens and answers 412, with nothing written, when its ETag
 //     matches none of the client's. The record as fetch() returns it, with
 //     its augments, must therefore be exactly the data its GET answers.
+//
+// `query` (since 7.0; needs `fetch`) is the type's query language
+// (record_query.h): other types' lists then filter through references to
+// it ("company.industry" on contacts) and embed it (`include=company`).
 struct RecordType {
   RecordExists exists;
   RecordFetch fetch;
   std::string path = {};
+  std::optional<RecordQuery> query = std::nullopt;
 };
 
 // Asked inside the deleting transaction before any reaction runs: nullopt
@@ -122,6 +128,9 @@ class RAPPORT_VISIBLE RecordDirectory {
   virtual std::optional<Json> fetch(Queryable& db, const std::string& companyId,
                                     const std::string& type, const std::string& id,
                                     RecordLock lock) const = 0;
+  // Since 7.0. The query language the owner of `type` declared
+  // (RecordType::query), or null (unknown type, or none declared).
+  virtual const RecordQuery* query(const std::string& type) const = 0;
   // Lets every augment registered for `type` add its fields to `records`.
   virtual void augment(Queryable& db, const std::string& companyId, const std::string& type,
                        Json::Array& records) const = 0;

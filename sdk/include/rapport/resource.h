@@ -13,10 +13,12 @@
 // envelopes):
 //   POST   <path>        201 "<Noun> created.", the record; 422 on invalid
 //                        fields; 409 on a duplicate unique field
-//   GET    <path>        the list: ?page, ?per_page, ?sort (created_at,
-//                        updated_at and the sortable fields; newest first by
-//                        default), ?search (when a field is searchable) and
-//                        ?<field>=<value> for each filterable field
+//   GET    <path>        the list: ?page, ?per_page, ?search (when a field is
+//                        searchable), ?<field>=<value> for each filterable
+//                        field, and the query language of record_query.h
+//                        (filter, sort on up to 3 of any fields, fields,
+//                        limit/cursor/count; newest first by default)
+//   POST   <path>/search the same query language in a JSON body
 //   GET    <path>/{id}   the record; 404 "<Noun> not found." (also for another
 //                        company's record)
 //   PATCH  <path>/{id}   only the sent fields change; 200 "<Noun> updated."
@@ -53,8 +55,8 @@
 //     filterable one.
 //
 // ABI: ResourceField and ResourceSpec are constructed by modules: a change of
-// their members is an ABI major change (abi.h). Resource holds only a
-// shared pointer to its declaration.
+// their members is an ABI major change (abi.h). Resource holds only shared
+// pointers to its declaration and its query language.
 //
 // Threading: a Resource is immutable once constructed; its handlers run
 // concurrently on the host's threads and keep no per-request state.
@@ -76,6 +78,7 @@
 #include "rapport/module.h"
 #include "rapport/pagination.h"
 #include "rapport/query.h"
+#include "rapport/record_query.h"
 #include "rapport/roles.h"
 
 namespace rapport {
@@ -168,6 +171,10 @@ class RAPPORT_SDK_API Resource {
   explicit Resource(ResourceSpec spec);
 
   const ResourceSpec& spec() const;
+  // Since 7.0. Its query language (record_query.h): every field filters and
+  // sorts (by sortExpression), searchable ones narrow `contains` on the
+  // search index; the list and POST <path>/search answer it.
+  const RecordQuery& query() const;
 
   // Registers the five routes, the three event types and the record type on
   // `registry`; call it from Module::setup only. The handlers keep `host`
@@ -196,6 +203,7 @@ class RAPPORT_SDK_API Resource {
 
  private:
   std::shared_ptr<const ResourceSpec> spec_;
+  std::shared_ptr<const RecordQuery> query_;
 };
 
 // The SQL a sortable field orders by (and its index must hold): lower(<name>)

@@ -50,6 +50,10 @@ class RAPPORT_SDK_API WhereClause {
   // index from its planner). PostgreSQL decides by statistics: no change.
   void addNarrowing(std::string_view condition, std::initializer_list<Value> values = {});
 
+  // Since 7.0. add() (or addNarrowing() when `narrowing`) with values held
+  // in a vector: the record query engine's compiled conditions.
+  void addBound(std::string_view condition, const Params& values, bool narrowing = false);
+
   // A narrowing condition over a set table: a table of its own holding one
   // row (company_id, <recordColumn>, ..., created_at) per member record of
   // one tenant, and only rows of that tenant's existing records (a tag table:

@@ -90,6 +90,7 @@ class NoRecords : public rapport::RecordDirectory {
                                      const std::string&, rapport::RecordLock) const override {
     return std::nullopt;
   }
+  const rapport::RecordQuery* query(const std::string&) const override { return nullptr; }
   void augment(Queryable&, const std::string&, const std::string&,
                rapport::Json::Array&) const override {}
   void deleted(Tx&, const std::string&, const std::string&) const override {}

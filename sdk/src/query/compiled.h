@@ -1,0 +1,65 @@
+// The record query engine's private parts (rapport/record_query.h): a
+// declaration checked and indexed once, shared by every copy of a
+// RecordQuery and read by the filter compiler, the sort, the cursor and the
+// answer.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rapport/record_query.h"
+
+namespace rapport::query {
+
+// The declaration with its lookups (pointers into schema.fields: never copied).
+struct Compiled {
+  RecordSchema schema;
+  std::map<std::string, const QueryField*> byName;  // every field, created_at, updated_at, id
+  std::map<std::string, const QueryField*> byHop;   // "company" -> company_id
+  std::set<std::string> outputs;                    // what `fields=` may name
+  std::map<std::string, const QueryInclude*> polymorphic;
+  Sort defaultSort;
+};
+
+// The Compiled behind a RecordQuery.
+struct Access {
+  static const Compiled& of(const RecordQuery& query) {
+    return *static_cast<const Compiled*>(query.compiled_.get());
+  }
+};
+
+// The declaration checked (std::invalid_argument naming a mistake) and indexed.
+std::shared_ptr<const Compiled> compile(RecordSchema schema);
+
+// The order of `keys` ("-value", "name"; empty: the default); 422 on "sort".
+Sort sortOf(const Compiled& self, const std::vector<std::string>& keys);
+
+// One filter's SQL: conditions to AND into a WhereClause, each with its
+// values; `narrowing` marks one an index of its own serves (a search-index
+// lookup), which WhereClause::addNarrowing then adds.
+struct Condition {
+  std::string sql;
+  Params params;
+  bool narrowing = false;
+};
+// The filter object compiled against `self` (throws Error::validation on
+// "filter..." paths).
+std::vector<Condition> compileFilter(const Compiled& self, const Json& filter, Dialect dialect,
+                                     const std::string& tenant,
+                                     const RecordQuery::SchemaLookup& schemaOf);
+
+// The NOT NULL expression a sort by `field` orders by.
+std::string sortExpressionOf(const QueryField& field);
+
+// The limits of decisions §13.
+constexpr int kMaxConditions = 50;
+constexpr int kMaxDepth = 5;
+constexpr std::size_t kMaxInValues = 100;
+constexpr std::size_t kMaxSortKeys = 3;
+constexpr std::int64_t kMaxLimit = 100;
+constexpr std::size_t kMaxFilterText = 1000;  // longest text value a condition compares
+
+}  // namespace rapport::query

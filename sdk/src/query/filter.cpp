@@ -1,0 +1,352 @@
+// The filter language of decisions §13 compiled to SQL: each key looked up
+// in the declaration, each operator in its kind's table, each value read by
+// the kind and bound. Nothing a client sends is pasted into SQL.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "compiled.h"
+#include "rapport/error.h"
+#include "rapport/search.h"
+#include "rapport/time.h"
+#include "rapport/validation.h"
+
+namespace rapport::query {
+namespace {
+
+enum class Op { Eq, Ne, Gt, Gte, Lt, Lte, In, Nin, Contains, StartsWith, Null };
+
+const std::map<std::string, Op>& operators() {
+  static const std::map<std::string, Op> table = {{"eq", Op::Eq},
+                                                  {"ne", Op::Ne},
+                                                  {"gt", Op::Gt},
+                                                  {"gte", Op::Gte},
+                                                  {"lt", Op::Lt},
+                                                  {"lte", Op::Lte},
+                                                  {"in", Op::In},
+                                                  {"nin", Op::Nin},
+                                                  {"contains", Op::Contains},
+                                                  {"starts_with", Op::StartsWith},
+                                                  {"null", Op::Null}};
+  return table;
+}
+
+// The operators each kind takes: the type check of a condition.
+bool fits(QueryKind kind, Op op) {
+  switch (kind) {
+    case QueryKind::Text:
+    case QueryKind::Id:
+      return true;
+    case QueryKind::Enum:
+      return op == Op::Eq || op == Op::Ne || op == Op::In || op == Op::Nin || op == Op::Null;
+    case QueryKind::Number:
+    case QueryKind::Date:
+    case QueryKind::DateTime:
+      return op != Op::Contains && op != Op::StartsWith;
+    case QueryKind::Boolean:
+      return op == Op::Eq || op == Op::Ne || op == Op::Null;
+    case QueryKind::Tags:
+      return op == Op::Contains || op == Op::Null;
+  }
+  return false;
+}
+
+bool caseInsensitive(QueryKind kind, Op op) {
+  return kind == QueryKind::Text &&
+         (op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte);
+}
+
+[[noreturn]] void refuse(const std::string& path, const std::string& message) {
+  throw Error::invalidField(path, message);
+}
+
+// The compiler's walk: the limits it counts and where values go.
+class Compiler {
+ public:
+  Compiler(Dialect dialect, const std::string& tenant, const RecordQuery::SchemaLookup& schemaOf)
+      : dialect_(dialect), tenant_(tenant), schemaOf_(schemaOf) {}
+
+  // A filter object: the AND of its members. Top level (depth 1): each
+  // member is a condition of its own.
+  std::vector<Condition> members(const Compiled& self, const Json& object, const std::string& path,
+                                 int depth) {
+    if (!object.isObject()) refuse(path, "The " + path + " must be an object.");
+    if (depth > kMaxDepth) {
+      refuse("filter", "The filter may nest at most " + std::to_string(kMaxDepth) + " levels.");
+    }
+    std::vector<Condition> out;
+    for (const auto& [key, value] : object.asObject()) {
+      const std::string at = path + "." + key;
+      if (key == "and" || key == "or") {
+        out.push_back(combination(self, value, at, depth, key == "and" ? " AND " : " OR "));
+      } else if (key == "not") {
+        Condition inner = conjunction(members(self, value, at, depth + 1));
+        out.push_back({"NOT COALESCE(" + inner.sql + ", FALSE)", std::move(inner.params)});
+      } else {
+        for (Condition& c : field(self, key, value, at)) out.push_back(std::move(c));
+      }
+    }
+    return out;
+  }
+
+ private:
+  Dialect dialect_;
+  const std::string& tenant_;
+  const RecordQuery::SchemaLookup& schemaOf_;
+  int conditions_ = 0;
+
+  static Condition conjunction(std::vector<Condition> parts) {
+    if (parts.empty()) return {"1 = 1", {}};
+    Condition out{"(", {}};
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      out.sql += (i ? " AND " : "") + parts[i].sql;
+      out.params.insert(out.params.end(), parts[i].params.begin(), parts[i].params.end());
+    }
+    out.sql += ")";
+    return out;
+  }
+
+  Condition combination(const Compiled& self, const Json& value, const std::string& path, int depth,
+                        const char* joiner) {
+    if (!value.isArray() || value.asArray().empty()) {
+      refuse(path, "The " + path + " must be a non-empty array of filters.");
+    }
+    Condition out{"(", {}};
+    const Json::Array& items = value.asArray();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      Condition part =
+          conjunction(members(self, items[i], path + "." + std::to_string(i), depth + 1));
+      out.sql += (i ? joiner : "") + part.sql;
+      out.params.insert(out.params.end(), part.params.begin(), part.params.end());
+    }
+    out.sql += ")";
+    return out;
+  }
+
+  // One key: a field of the record, or a hop through a reference.
+  std::vector<Condition> field(const Compiled& self, const std::string& key, const Json& value,
+                               const std::string& path) {
+    if (auto it = self.byName.find(key); it != self.byName.end()) {
+      return operations(self, *it->second, value, path);
+    }
+    const auto dot = key.find('.');
+    if (dot != std::string::npos) {
+      const auto hop = self.byHop.find(key.substr(0, dot));
+      if (hop != self.byHop.end()) {
+        return throughReference(*hop->second, key.substr(dot + 1), value, path);
+      }
+    }
+    refuse(path, "The field " + key + " cannot be filtered on.");
+  }
+
+  // "company.industry": the condition on the target's own declaration, as
+  // a semi-join on the reference column (the target's rows of this tenant).
+  std::vector<Condition> throughReference(const QueryField& reference, const std::string& rest,
+                                          const Json& value, const std::string& path) {
+    const RecordQuery* targetQuery = schemaOf_ ? schemaOf_(reference.reference) : nullptr;
+    const Compiled* target = targetQuery ? &Access::of(*targetQuery) : nullptr;
+    if (!target || !target->byName.contains(rest)) {
+      refuse(path, "The field " + reference.hop + "." + rest + " cannot be filtered on.");
+    }
+    std::vector<Condition> out;
+    for (Condition& inner : operations(*target, *target->byName.at(rest), value, path)) {
+      Condition c{reference.column + " IN (SELECT id FROM " + target->schema.table +
+                      " WHERE company_id = ? AND " + inner.sql + ")",
+                  {tenant_}};
+      c.params.insert(c.params.end(), inner.params.begin(), inner.params.end());
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  // A field's value: a literal (equality, null: unset) or an object of operators.
+  std::vector<Condition> operations(const Compiled& self, const QueryField& f, const Json& value,
+                                    const std::string& path) {
+    std::vector<Condition> out;
+    if (!value.isObject()) {
+      out.push_back(value.isNull() ? operation(self, f, Op::Null, Json(true), path)
+                                   : operation(self, f, Op::Eq, value, path));
+      return out;
+    }
+    if (value.asObject().empty()) refuse(path, "The " + path + " names no operator.");
+    for (const auto& [name, operand] : value.asObject()) {
+      const std::string at = path + "." + name;
+      const auto op = operators().find(name);
+      if (op == operators().end()) refuse(at, "The operator " + name + " is not supported.");
+      if (!fits(f.kind, op->second)) {
+        refuse(at, "The operator " + name + " does not apply to the field " + f.name + ".");
+      }
+      out.push_back(operation(self, f, op->second, operand, at));
+    }
+    return out;
+  }
+
+  Condition operation(const Compiled& self, const QueryField& f, Op op, const Json& operand,
+                      const std::string& path) {
+    if (++conditions_ > kMaxConditions) {
+      refuse("filter",
+             "The filter may hold at most " + std::to_string(kMaxConditions) + " conditions.");
+    }
+    switch (op) {
+      case Op::Null:
+        return nullTest(f, operand, path);
+      case Op::In:
+      case Op::Nin:
+        return membership(f, op == Op::Nin, operand, path);
+      case Op::Contains:
+        return f.kind == QueryKind::Tags ? holdsTag(self, f, operand, path)
+                                         : containsText(self, f, operand, path);
+      case Op::StartsWith:
+        return {"lower(" + f.column + ") LIKE ? ESCAPE '\\'",
+                {prefixPattern(toLower(text(operand, path)))}};
+      default:
+        return comparison(f, op, operand, path);
+    }
+  }
+
+  Condition nullTest(const QueryField& f, const Json& operand, const std::string& path) {
+    if (!operand.isBool()) refuse(path, "The " + path + " must be true or false.");
+    const bool unset = operand.asBool();
+    if (f.kind == QueryKind::Tags) {
+      return {f.column + (unset ? " = '[]'" : " <> '[]'"), {}};
+    }
+    return {f.column + (unset ? " IS NULL" : " IS NOT NULL"), {}};
+  }
+
+  Condition comparison(const QueryField& f, Op op, const Json& operand, const std::string& path) {
+    static const std::map<Op, const char*> sql = {{Op::Eq, " = ?"}, {Op::Ne, " <> ?"},
+                                                  {Op::Gt, " > ?"}, {Op::Gte, " >= ?"},
+                                                  {Op::Lt, " < ?"}, {Op::Lte, " <= ?"}};
+    Value bound = valueOf(f, operand, path);
+    std::string column = f.column;
+    if (caseInsensitive(f.kind, op)) {
+      column = "lower(" + f.column + ")";
+      bound = Value(toLower(std::get<std::string>(bound.variant())));
+    }
+    Condition c{column + sql.at(op), {std::move(bound)}};
+    // "ne": a record whose field is unset does not hold the value either.
+    if (op == Op::Ne && f.nullable) c.sql = "(" + f.column + " IS NULL OR " + c.sql + ")";
+    return c;
+  }
+
+  Condition membership(const QueryField& f, bool negated, const Json& operand,
+                       const std::string& path) {
+    if (!operand.isArray()) refuse(path, "The " + path + " must be an array.");
+    const Json::Array& items = operand.asArray();
+    if (items.size() > kMaxInValues) {
+      refuse(path,
+             "The " + path + " may hold at most " + std::to_string(kMaxInValues) + " values.");
+    }
+    if (items.empty()) return {negated ? "1 = 1" : "1 = 0", {}};
+    Condition c{f.column + (negated ? " NOT IN (" : " IN ("), {}};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      c.sql += i ? ", ?" : "?";
+      c.params.push_back(valueOf(f, items[i], path + "." + std::to_string(i)));
+    }
+    c.sql += ")";
+    if (negated && f.nullable) c.sql = "(" + f.column + " IS NULL OR " + c.sql + ")";
+    return c;
+  }
+
+  // A case-insensitive substring. A searchable field first narrows on the
+  // table's search index (search.h: trigrams, so terms of 3 characters or
+  // more), then checks the field itself; otherwise the field is scanned.
+  Condition containsText(const Compiled& self, const QueryField& f, const Json& operand,
+                         const std::string& path) {
+    const std::string term = toLower(text(operand, path));
+    Condition check{"lower(" + f.column + ") LIKE ? ESCAPE '\\'", {likeContains(term)}};
+    const bool indexed = f.searchable && utf8Length(term) >= kTrigramLength &&
+                         (dialect_ == Dialect::PostgreSQL || !self.schema.searchTable.empty());
+    if (!indexed) return check;
+    Condition c;
+    if (dialect_ == Dialect::SQLite) {
+      const std::string& fts = self.schema.searchTable;
+      c = {"(seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?) AND " + check.sql +
+               ")",
+           {ftsPhrase(term), check.params.front()}};
+    } else {
+      c = {"(search_text LIKE ? ESCAPE '\\' AND " + check.sql + ")",
+           {likeContains(term), check.params.front()}};
+    }
+    c.narrowing = true;
+    return c;
+  }
+
+  Condition holdsTag(const Compiled& self, const QueryField& f, const Json& operand,
+                     const std::string& path) {
+    (void)f;
+    const std::string tag = toLower(trim(text(operand, path)));
+    return {"id IN (SELECT " + self.schema.tagRecordColumn + " FROM " + self.schema.tagTable +
+                " WHERE company_id = ? AND tag_lower = ?)",
+            {tenant_, tag},
+            true};
+  }
+
+  // The operand as the field's kind reads it, or a 422 on `path`.
+  Value valueOf(const QueryField& f, const Json& operand, const std::string& path) const {
+    switch (f.kind) {
+      case QueryKind::Text:
+      case QueryKind::Id:
+        return Value(text(operand, path));
+      case QueryKind::Enum: {
+        const std::string value = text(operand, path);
+        if (std::find(f.options.begin(), f.options.end(), value) == f.options.end()) {
+          refuse(path, "The " + path + " must be one of: " + joined(f.options) + ".");
+        }
+        return Value(value);
+      }
+      case QueryKind::Number:
+        if (!operand.isInt()) refuse(path, "The " + path + " must be an integer.");
+        return Value(static_cast<long long>(operand.asInt()));
+      case QueryKind::Boolean:
+        if (!operand.isBool()) refuse(path, "The " + path + " must be true or false.");
+        return Value(operand.asBool());
+      case QueryKind::Date: {
+        const std::string value = text(operand, path);
+        if (!isValidDate(value)) refuse(path, "The " + path + " must be a date (YYYY-MM-DD).");
+        return Value(value);
+      }
+      case QueryKind::DateTime: {
+        const auto micros = operand.isString() ? parseIsoTimestamp(operand.asString())
+                                               : std::optional<std::int64_t>();
+        if (!micros) refuse(path, "The " + path + " must be an ISO-8601 date-time.");
+        return Value(static_cast<long long>(*micros));
+      }
+      case QueryKind::Tags:
+        return Value(text(operand, path));
+    }
+    refuse(path, "The " + path + " is not valid.");
+  }
+
+  static std::string text(const Json& operand, const std::string& path) {
+    if (!operand.isString()) refuse(path, "The " + path + " must be a string.");
+    if (operand.asString().size() > kMaxFilterText || !isValidUtf8(operand.asString())) {
+      refuse(path, "The " + path + " must be text of at most " + std::to_string(kMaxFilterText) +
+                       " bytes.");
+    }
+    return operand.asString();
+  }
+
+  static std::string prefixPattern(const std::string& prefix) {
+    std::string pattern = likeContains(prefix);
+    return pattern.substr(1);  // "%x%" -> "x%"
+  }
+
+  static std::string joined(const std::vector<std::string>& values) {
+    std::string out;
+    for (const std::string& v : values) out += (out.empty() ? "" : ", ") + v;
+    return out;
+  }
+};
+
+}  // namespace
+
+std::vector<Condition> compileFilter(const Compiled& self, const Json& filter, Dialect dialect,
+                                     const std::string& tenant,
+                                     const RecordQuery::SchemaLookup& schemaOf) {
+  if (filter.isNull()) return {};
+  Compiler compiler(dialect, tenant, schemaOf);
+  return compiler.members(self, filter, "filter", 1);
+}
+
+}  // namespace rapport::query
