@@ -51,6 +51,27 @@ void assertRefusedUnderFilter(const rapport::RecordQuery& query, const std::stri
   }
 }
 
+// `count` empty filters under `combinator`: no condition each.
+std::string emptyFilters(const char* combinator, int count) {
+  std::string items;
+  for (int i = 0; i < count; ++i) items += i ? ",{}" : "{}";
+  return std::string(R"({")") + combinator + R"(":[)" + items + "]}";
+}
+
+// The AND and OR operators of the SQL: SQLite refuses a statement whose
+// expression tree is deeper than 1000 (SQLITE_MAX_EXPR_DEPTH), and a chain
+// of n ORs is n deep.
+std::size_t booleanOperators(const std::string& sql) {
+  std::size_t count = 0;
+  for (const char* op : {" and ", " or "}) {
+    const std::string low = lowered(sql);
+    for (std::size_t at = low.find(op); at != std::string::npos; at = low.find(op, at + 1)) {
+      ++count;
+    }
+  }
+  return count;
+}
+
 std::string inOf(int count) {
   std::string values;
   for (int i = 0; i < count; ++i) values += (i ? "," : "") + std::to_string(i);
@@ -78,6 +99,7 @@ class FilterErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testNestedErrorsNameTheirPath);
   CPPUNIT_TEST(testFiftyConditionsAtMost);
   CPPUNIT_TEST(testFiveLevelsAtMost);
+  CPPUNIT_TEST(testEmptyFiltersDoNotBypassTheLimits);
   CPPUNIT_TEST(testInOfAHundredValuesAtMost);
   CPPUNIT_TEST(testUnknownHops);
   CPPUNIT_TEST_SUITE_END();
@@ -263,6 +285,31 @@ class FilterErrorsTest : public CppUnit::TestFixture {
     assertRefusedUnderFilter(deals(), nestedThroughArrays(6));
     // Deep JSON far past the limit is a 422, not a crash.
     assertRefusedUnderFilter(deals(), nested(40));
+  }
+
+  // Filters without conditions count for nothing, but each still adds SQL:
+  // a filter the limits let through must compile to a statement both
+  // engines run, or be refused as the limits are.
+  void testEmptyFiltersDoNotBypassTheLimits() {
+    const std::string nestedEmpty =
+        R"({"or":[)" + emptyFilters("and", 600) + "," + emptyFilters("and", 600) + "]}";
+    for (const std::string& filter :
+         {emptyFilters("or", 1200), emptyFilters("and", 1200), nestedEmpty}) {
+      const FieldErrors errors = filterErrors(deals(), filter);
+      if (!errors.empty()) {
+        for (const auto& [key, messages] : errors) {
+          CPPUNIT_ASSERT_MESSAGE(key, key == "filter" || key.starts_with("filter."));
+        }
+        continue;
+      }
+      for (const Dialect dialect : kDialects) {
+        const WhereClause where = compiled(deals(), dialect, filter);
+        CPPUNIT_ASSERT_MESSAGE(filter.substr(0, 40) + "... accepted, and compiles to " +
+                                   std::to_string(booleanOperators(where.sql())) +
+                                   " AND/OR operators (SQLite refuses 1000 deep)",
+                               booleanOperators(where.sql()) < 1000);
+      }
+    }
   }
 
   void testInOfAHundredValuesAtMost() {
