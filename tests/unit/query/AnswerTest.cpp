@@ -90,6 +90,12 @@ class CannedDatabase final : public rapport::Database {
   rapport::Result query(std::string_view sql, const Params& params) override {
     statements.push_back({std::string(sql), params});
     rapport::Result result;
+    if (std::string(sql).starts_with("SELECT COUNT(*) AS total")) {
+      auto total =
+          std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"total"});
+      result.rows.emplace_back(total, std::vector<Value>{Value(7)});
+      return result;
+    }
     if (!has(std::string(sql), "rapport_key_0")) return result;
     auto columns = std::make_shared<const std::vector<std::string>>(
         std::vector<std::string>{"id", "rapport_key_0"});
@@ -113,7 +119,8 @@ class CannedDatabase final : public rapport::Database {
   Dialect dialect_;
 };
 
-// Companies and contacts lend their query language; nothing is fetched.
+// Companies and contacts lend their query language; a fetched record says
+// which company it was asked for.
 class Directory final : public rapport::RecordDirectory {
  public:
   bool knows(const std::string& type) const override { return lookup(type) != nullptr; }
@@ -124,9 +131,10 @@ class Directory final : public rapport::RecordDirectory {
   bool lockForReference(rapport::Tx&, const std::string&, const std::string&) const override {
     return false;
   }
-  std::optional<Json> fetch(rapport::Queryable&, const std::string&, const std::string&,
-                            const std::string&, rapport::RecordLock) const override {
-    return std::nullopt;
+  std::optional<Json> fetch(rapport::Queryable&, const std::string& companyId,
+                            const std::string& type, const std::string& id,
+                            rapport::RecordLock) const override {
+    return Json::object({{"id", id}, {"type", type}, {"asked_for", companyId}});
   }
   const RecordQuery* query(const std::string& type) const override { return lookup(type); }
   void augment(rapport::Queryable&, const std::string&, const std::string&,
@@ -153,8 +161,13 @@ class FakeHost final : public rapport::Host {
   void notifyOwners(const std::string&, const std::string&, const std::string&) override {}
 };
 
+// A deal as its module would show it: deal_99 has no company.
 Json recordJson(const Row& row) {
-  return Json::object({{"id", row.str("id")}});
+  const std::string id = row.str("id");
+  return Json::object({{"id", id},
+                       {"title", "Deal " + id},
+                       {"value", row["rapport_key_0"].asInt()},
+                       {"company_id", id == "deal_99" ? Json() : Json("cmp_1")}});
 }
 
 ListRequest cursorList(const std::string& filter, std::vector<std::string> sort,
@@ -199,6 +212,9 @@ class AnswerTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testLastPageHasNoCursor);
   CPPUNIT_TEST(testMalformedCursorsAreRefused);
   CPPUNIT_TEST(testCursorServesOnlyItsOwnList);
+  CPPUNIT_TEST(testCountAddsTheTotalOfTheSameClause);
+  CPPUNIT_TEST(testFieldsKeepOnlyThoseAndId);
+  CPPUNIT_TEST(testIncludeEmbedsFromTheListsCompany);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -308,6 +324,67 @@ class AnswerTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT(answerErrors(host, deals(), cursorList(filter, {"-probability"}, cursor))
                          .contains("cursor"));
       CPPUNIT_ASSERT(answerErrors(host, contacts(), cursorList("", {}, cursor)).contains("cursor"));
+    }
+  }
+
+  void testCountAddsTheTotalOfTheSameClause() {
+    for (const Dialect dialect : kDialects) {
+      FakeHost host(dialect);
+      host.database.rows = 1;
+      ListRequest list = cursorList(R"({"value":{"gte":5},"owner_id":{"ne":"user_x"}})", {});
+      list.count = true;
+      const Response counted = answered(host, deals(), list);
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{7}, (*counted.meta)["total"].asInt());
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, host.database.statements.size());
+      const Statement& page = host.database.statements[0];
+      const Statement& count = host.database.statements[1];
+      assertStatementBound(count);
+      // The page's WHERE and values (without its LIMIT) are the count's.
+      const std::string where = count.sql.substr(count.sql.find(" WHERE "));
+      CPPUNIT_ASSERT_MESSAGE(page.sql + "\n" + count.sql, has(page.sql, where));
+      CPPUNIT_ASSERT_EQUAL(page.params.size() - 1, count.params.size());
+      for (std::size_t i = 0; i < count.params.size(); ++i) {
+        CPPUNIT_ASSERT_EQUAL(page.params[i].asString(), count.params[i].asString());
+      }
+    }
+  }
+
+  void testFieldsKeepOnlyThoseAndId() {
+    FakeHost host(Dialect::SQLite);
+    host.database.rows = 2;
+    ListRequest list = cursorList("", {});
+    list.fields = {"title"};
+    const Response shaped = answered(host, deals(), list);
+    for (const Json& record : shaped.data->asArray()) {
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, record.size());
+      CPPUNIT_ASSERT(record.contains("id") && record.contains("title"));
+    }
+    list.include = {"company"};
+    const Response embedded = answered(host, deals(), list);
+    for (const Json& record : embedded.data->asArray()) {
+      CPPUNIT_ASSERT_EQUAL(std::size_t{3}, record.size());
+      CPPUNIT_ASSERT(record.contains("company"));
+    }
+  }
+
+  void testIncludeEmbedsFromTheListsCompany() {
+    FakeHost host(Dialect::PostgreSQL);
+    host.database.rows = 2;  // deal_100 (company cmp_1), deal_99 (none)
+    ListRequest list = cursorList("", {});
+    list.include = {"company"};
+    for (const std::string& tenant : {kTenant, std::string("comp_other")}) {
+      const Response answer = answered(host, deals(), list, tenant);
+      const Json::Array& records = answer.data->asArray();
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, records.size());
+      const Json& company = records[0]["company"];
+      CPPUNIT_ASSERT_EQUAL(std::string("cmp_1"), company["id"].asString());
+      CPPUNIT_ASSERT_EQUAL(std::string("company"), company["type"].asString());
+      // Fetched in the list's own company, never another's.
+      CPPUNIT_ASSERT_EQUAL(tenant, company["asked_for"].asString());
+      CPPUNIT_ASSERT(records[1].contains("company"));
+      CPPUNIT_ASSERT(records[1]["company"].isNull());
+      // The reference itself stays.
+      CPPUNIT_ASSERT_EQUAL(std::string("cmp_1"), records[0]["company_id"].asString());
     }
   }
 };

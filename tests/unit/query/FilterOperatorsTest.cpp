@@ -445,6 +445,14 @@ class FilterOperatorsTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(added, has(added, "crm_companies"));
       CPPUNIT_ASSERT_MESSAGE(added, has(added, "industry"));
       CPPUNIT_ASSERT(bindsText(industry, "retail"));
+      // The referenced rows are the tenant's own: the tenant is bound again.
+      std::size_t tenants = 0;
+      for (const rapport::Value& value : industry.params()) {
+        tenants +=
+            std::holds_alternative<std::string>(value.variant()) && value.asString() == kTenant;
+      }
+      CPPUNIT_ASSERT_MESSAGE(industry.sql(), tenants >= 2);
+      CPPUNIT_ASSERT_MESSAGE(added, has(added, "company_id = ?"));
 
       // Operators of the target's kinds work through the hop.
       const WhereClause revenue =

@@ -195,8 +195,8 @@ class ReadTest : public CppUnit::TestFixture {
   }
 
   void testEachBadParameterIsNamed() {
-    const rapport::FieldErrors errors =
-        readErrors(deals(), {{"limit", "0"}, {"fields", "a,,b"}, {"count", "x"}, {"per_page", "0"}});
+    const rapport::FieldErrors errors = readErrors(
+        deals(), {{"limit", "0"}, {"fields", "a,,b"}, {"count", "x"}, {"per_page", "0"}});
     for (const char* key : {"limit", "fields", "count", "per_page"}) {
       CPPUNIT_ASSERT_MESSAGE(std::string(key) + " in " + keysOf(errors), errors.contains(key));
     }
