@@ -199,6 +199,15 @@ rapport::FieldErrors answerErrors(FakeHost& host, const RecordQuery& query, cons
   }
 }
 
+bool bindsOpen(const Statement& statement) {
+  for (const Value& value : statement.params) {
+    if (std::holds_alternative<std::string>(value.variant()) && value.asString() == "open") {
+      return true;
+    }
+  }
+  return false;
+}
+
 void assertStatementBound(const Statement& statement) {
   CPPUNIT_ASSERT_EQUAL_MESSAGE(statement.sql, statement.params.size(), placeholders(statement.sql));
 }
@@ -212,6 +221,7 @@ class AnswerTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testLastPageHasNoCursor);
   CPPUNIT_TEST(testMalformedCursorsAreRefused);
   CPPUNIT_TEST(testCursorServesOnlyItsOwnList);
+  CPPUNIT_TEST(testNumberedPagesKeepTheirMeta);
   CPPUNIT_TEST(testCountAddsTheTotalOfTheSameClause);
   CPPUNIT_TEST(testFieldsKeepOnlyThoseAndId);
   CPPUNIT_TEST(testIncludeEmbedsFromTheListsCompany);
@@ -324,6 +334,31 @@ class AnswerTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT(answerErrors(host, deals(), cursorList(filter, {"-probability"}, cursor))
                          .contains("cursor"));
       CPPUNIT_ASSERT(answerErrors(host, contacts(), cursorList("", {}, cursor)).contains("cursor"));
+    }
+  }
+
+  void testNumberedPagesKeepTheirMeta() {
+    for (const Dialect dialect : kDialects) {
+      FakeHost host(dialect);
+      ListRequest list;
+      list.filter = Json::parse(R"({"status":"open"})");
+      list.sort = {"-value"};
+      list.page = {.page = 2, .perPage = 5};
+      const Response page = answered(host, deals(), list);
+      const Json& meta = *page.meta;
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, meta["current_page"].asInt());
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{5}, meta["per_page"].asInt());
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{7}, meta["total"].asInt());
+      CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, meta["last_page"].asInt());
+      CPPUNIT_ASSERT(!meta.contains("next_cursor"));
+      CPPUNIT_ASSERT(!host.database.statements.empty());
+      for (const Statement& statement : host.database.statements) {
+        assertStatementBound(statement);
+        CPPUNIT_ASSERT(bindsOpen(statement));
+      }
+      const Statement& rows = host.database.statements.front();
+      CPPUNIT_ASSERT_MESSAGE(rows.sql, has(rows.sql, "ORDER BY value DESC"));
+      CPPUNIT_ASSERT_MESSAGE(rows.sql, hasWord(rows.sql, "offset"));
     }
   }
 
