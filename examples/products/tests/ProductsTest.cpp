@@ -264,7 +264,8 @@ class ProductsTest : public CppUnit::TestFixture {
         (idsOf(alice_.get(kProducts + "?sort=-price")) == std::vector<std::string>{a, b, c}));
     CPPUNIT_ASSERT(
         (idsOf(alice_.get(kProducts + "?sort=created_at")) == std::vector<std::string>{b, a, c}));
-    const Reply unsupported = alice_.get(kProducts + "?sort=sku");
+    // Every field sorts (decisions §13); an unknown name does not.
+    const Reply unsupported = alice_.get(kProducts + "?sort=skus");
     CPPUNIT_ASSERT_EQUAL(422, unsupported.status);
     CPPUNIT_ASSERT_EQUAL(std::string("The sort field is not supported."),
                          errorOf(unsupported, "sort"));

@@ -104,8 +104,13 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
     std::vector<std::string> plans;
     explained([&](Queryable& db) {
       ExplainingQueryable explaining(db);
-      const companies::CompanyPage page = companies::store::list(
-          explaining, kTenant, filter, companies::store::defaultSort(), {.page = 1, .perPage = 20});
+      // The page as the list runs it (the record query engine pages through
+      // rapport::selectPage, newest first).
+      const rapport::ListPage page =
+          rapport::selectPage(explaining, companies::store::columns(), "crm_companies",
+                              companies::store::whereOf(explaining.dialect(), kTenant, filter),
+                              {.column = "created_at", .descending = true},
+                              {.page = 1, .perPage = 20}, "crm_company_counts");
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), expectedTotal, page.total);
       plans = explaining.plans;
     });

@@ -104,8 +104,13 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
     std::vector<std::string> plans;
     explained([&](Queryable& db) {
       ExplainingQueryable explaining(db);
-      const contacts::ContactPage page = contacts::store::list(
-          explaining, kTenant, filter, contacts::store::defaultSort(), {.page = 1, .perPage = 20});
+      // The page as the list runs it (the record query engine pages through
+      // rapport::selectPage, newest first).
+      const rapport::ListPage page =
+          rapport::selectPage(explaining, contacts::store::columns(), "contacts",
+                              contacts::store::whereOf(explaining.dialect(), kTenant, filter),
+                              {.column = "created_at", .descending = true},
+                              {.page = 1, .perPage = 20}, "contact_counts");
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), expectedTotal, page.total);
       plans = explaining.plans;
     });

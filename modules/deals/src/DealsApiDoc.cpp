@@ -100,7 +100,7 @@ void describeRecordRoutes(rapport::Registry& registry, const Json& deal) {
        .status = 201,
        .data = deal,
        .errors = {404}});
-  dealsQuery().describeList(registry, "/crm/deals/{id}", {.summary = "Get a deal", .data = deal});
+  registry.describe("GET", "/crm/deals/{id}", {.summary = "Get a deal", .data = deal});
   registry.describe("PATCH", "/crm/deals/{id}",
                     {.summary = "Update a deal",
                      .description = "Emits `crm.deal.updated` when a field changed.",
@@ -155,11 +155,11 @@ void describeDealsRoutes(rapport::Registry& registry, Links links) {
   describeRecordRoutes(registry, deal);
   describeStateRoutes(registry, deal);
   if (links.contacts) {
-    registry.describe("GET", "/crm/contacts/{id}/deals",
-                      {.summary = "List the deals of a contact",
-                       .tag = "deals",
-                       .query = listQuery(),
-                       .data = schema::arrayOf(deal)});
+    dealsQuery().describeList(registry, "/crm/contacts/{id}/deals",
+                              {.summary = "List the deals of a contact",
+                               .tag = "deals",
+                               .query = listQuery(),
+                               .data = schema::arrayOf(deal)});
   }
   if (links.companies) {
     dealsQuery().describeList(registry, "/crm/companies/{id}/deals",

@@ -18,18 +18,14 @@ namespace {
 
 using query::Compiled;
 
-// "a,b,c" -> {"a", "b", "c"}; an empty element is an error on `name`.
-std::vector<std::string> commaList(const std::string& text, const char* name, FieldErrors& errors) {
+// "a,b,c" -> {"a", "b", "c"}; an empty element stays, and is refused as an
+// unknown name by the part that reads the list.
+std::vector<std::string> commaList(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (item.empty()) {
-      errors[name].push_back(std::string("The ") + name + " must be a comma-separated list.");
-      return {};
-    }
-    out.push_back(std::move(item));
+    out.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -39,7 +35,7 @@ std::vector<std::string> commaList(const std::string& text, const char* name, Fi
 std::vector<std::string> listMember(const Json& body, const char* name, FieldErrors& errors) {
   const Json* value = body.find(name);
   if (!value || value->isNull()) return {};
-  if (value->isString()) return commaList(value->asString(), name, errors);
+  if (value->isString()) return commaList(value->asString());
   std::vector<std::string> out;
   if (value->isArray()) {
     for (const Json& item : value->asArray()) {
@@ -211,10 +207,10 @@ ListRequest RecordQuery::read(const Request& request) const {
   ListRequest list;
   FieldErrors errors;
   if (auto text = request.queryParam("filter")) list.filter = parseFilterText(*text, errors);
-  if (auto text = request.queryParam("sort")) list.sort = commaList(*text, "sort", errors);
-  if (auto text = request.queryParam("fields")) list.fields = commaList(*text, "fields", errors);
+  if (auto text = request.queryParam("sort")) list.sort = commaList(*text);
+  if (auto text = request.queryParam("fields")) list.fields = commaList(*text);
   if (auto text = request.queryParam("include")) {
-    list.include = commaList(*text, "include", errors);
+    list.include = commaList(*text);
   }
   if (auto text = request.queryParam("limit")) {
     list.cursorMode = true;

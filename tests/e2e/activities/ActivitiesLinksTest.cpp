@@ -257,7 +257,7 @@ class ActivitiesLinksTest : public CppUnit::TestFixture {
     const Json page = getBody(client, token, path + "?page=4");
     CPPUNIT_ASSERT_EQUAL(std::string("[]"), page["data"].dump());
     CPPUNIT_ASSERT_EQUAL(std::int64_t(3), page["meta"]["total"].asInt());
-    CRM_ASSERT_FIELD_ERROR(client.get(path + "?sort=status", bearer(token)), "sort", "");
+    CRM_ASSERT_FIELD_ERROR(client.get(path + "?sort=statuses", bearer(token)), "sort", "");
     CRM_ASSERT_FIELD_ERROR(client.get(path + "?type=lunch", bearer(token)), "type", "");
     CRM_ASSERT_FIELD_ERROR(client.get(path + "?per_page=101", bearer(token)), "per_page", "");
     // A contact without activities.

@@ -67,7 +67,7 @@ class ActivitiesListTest : public CppUnit::TestFixture {
     HttpClient client(activitiesServer().port());
     const Account account = registerUser(client, "act-list-422");
     for (const std::string query : {"?page=0", "?page=x", "?per_page=0", "?per_page=101",
-                                    "?sort=status", "?sort=-owner_id", "?sort=id"}) {
+                                    "?sort=statuses", "?sort=-related_to", "?sort=a,b,c,d"}) {
       const HttpResult bad = client.get("/v1/crm/activities" + query, bearer(account.token));
       const std::string field = query.substr(1, query.find('=') - 1);
       CRM_ASSERT_FIELD_ERROR(bad, field, "");

@@ -92,7 +92,7 @@ class DealsListTest : public CppUnit::TestFixture {
         200, client.patch("/v1/crm/deals/" + beta, Json::object({{"value", 301}}), bearer(token)));
     CPPUNIT_ASSERT(order("-updated_at").front() == beta);
     CPPUNIT_ASSERT(order("updated_at").back() == beta);
-    for (const char* bad : {"status", "probability", "-", "name"}) {
+    for (const char* bad : {"tags", "statuses", "-", "name"}) {
       CRM_ASSERT_FIELD_ERROR(client.get(std::string("/v1/crm/deals?sort=") + bad, bearer(token)),
                              "sort", "");
     }
