@@ -235,8 +235,10 @@ class AnswerTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(answerErrors(host, deals(), list).contains("fields"));
     list.fields = {"crm_company_id"};
     CPPUNIT_ASSERT(answerErrors(host, deals(), list).contains("fields"));
+    list.fields = {"title", ""};  // fields=title,
+    CPPUNIT_ASSERT(answerErrors(host, deals(), list).contains("fields"));
     list.fields = {};
-    for (const char* include : {"owner", "company_id", "nope"}) {
+    for (const char* include : {"owner", "company_id", "nope", ""}) {
       list.include = {include};
       CPPUNIT_ASSERT_MESSAGE(include, answerErrors(host, deals(), list).contains("include"));
     }
