@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh [--seconds N] [--runs N] [--build-dir DIR] [target...]
 #
-# Targets: request_head chunked_body json url (default: all). --seconds bounds
+# Targets: request_head chunked_body json url filter (default: all). --seconds bounds
 # each harness's time (default 60 unless --runs is given), --runs its
 # executions. Prints one line per harness from libFuzzer's final stats and
 # exits non-zero on any finding (crash, leak, sanitizer report, property
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(request_head chunked_body json url)
+[ ${#targets[@]} -gt 0 ] || targets=(request_head chunked_body json url filter)
 [ -n "$seconds$runs" ] || seconds=60
 for target in "${targets[@]}"; do
   [ -f "$root/fuzz/${target}_fuzzer.cpp" ] || { echo "run.sh: no harness '$target'" >&2; exit 2; }
