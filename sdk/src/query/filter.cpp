@@ -170,8 +170,12 @@ class Compiler {
                                     const std::string& path) {
     std::vector<Condition> out;
     if (!value.isObject()) {
-      out.push_back(value.isNull() ? operation(self, f, Op::Null, Json(true), path)
-                                   : operation(self, f, Op::Eq, value, path));
+      // A literal is equality (null: unset), checked against the kind like eq.
+      const Op op = value.isNull() ? Op::Null : Op::Eq;
+      if (!fits(f.kind, op)) {
+        refuse(path, "The field " + f.name + " cannot be compared with a value; use an operator.");
+      }
+      out.push_back(operation(self, f, op, value.isNull() ? Json(true) : value, path));
       return out;
     }
     if (value.asObject().empty()) refuse(path, "The " + path + " names no operator.");
@@ -282,6 +286,7 @@ class Compiler {
                      const std::string& path) {
     (void)f;
     const std::string tag = toLower(trim(text(operand, path)));
+    if (tag.empty()) refuse(path, "The " + path + " must name a tag.");
     return {"id IN (SELECT " + self.schema.tagRecordColumn + " FROM " + self.schema.tagTable +
                 " WHERE company_id = ? AND tag_lower = ?)",
             {tenant_, tag},

@@ -291,8 +291,12 @@ ListRequest RecordQuery::read(const Request& request) const {
     }
     list.count = *text == "true";
   }
+  try {
+    list.page = parsePage(request);
+  } catch (const Error& error) {  // page and per_page named with the others
+    for (const auto& [field, messages] : error.errors()) errors[field] = messages;
+  }
   if (!errors.empty()) throw Error::validation(std::move(errors));
-  list.page = parsePage(request);
   return list;
 }
 

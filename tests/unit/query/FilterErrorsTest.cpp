@@ -89,7 +89,7 @@ class FilterErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testEnumTakesOnlyEqNeInNinNull);
   CPPUNIT_TEST(testNumbersAndDatesTakeNoTextOperators);
   CPPUNIT_TEST(testBooleanTakesOnlyEqNeNull);
-  CPPUNIT_TEST(testDateTimeTakesNoInNorNin);
+  CPPUNIT_TEST(testDateTimeTakesInButNoTextOperators);
   CPPUNIT_TEST(testTagsTakeOnlyContainsAndNull);
   CPPUNIT_TEST(testTagsLiteralIsRefusedLikeEq);
   CPPUNIT_TEST(testValuesOfTheWrongType);
@@ -168,12 +168,15 @@ class FilterErrorsTest : public CppUnit::TestFixture {
     assertRefusedOn(deals(), R"({"archived":{"in":[true]}})", "filter.archived.in");
   }
 
-  void testDateTimeTakesNoInNorNin() {
-    // DateTime: the comparisons and null.
-    assertRefusedOn(deals(), R"({"last_activity_at":{"in":["2026-01-01T00:00:00Z"]}})",
-                    "filter.last_activity_at.in");
-    assertRefusedOn(deals(), R"({"last_activity_at":{"nin":["2026-01-01T00:00:00Z"]}})",
-                    "filter.last_activity_at.nin");
+  void testDateTimeTakesInButNoTextOperators() {
+    // DateTime: the comparisons, in, nin (instants, as eq reads them) and
+    // null; not the text operators.
+    assertAccepted(deals(), R"({"last_activity_at":{"in":["2026-01-01T00:00:00Z"]}})");
+    assertAccepted(deals(), R"({"last_activity_at":{"nin":["2026-01-01T02:00:00+02:00"]}})");
+    assertRefusedOn(deals(), R"({"last_activity_at":{"contains":"2026"}})",
+                    "filter.last_activity_at.contains");
+    assertRefusedOn(deals(), R"({"last_activity_at":{"in":["yesterday"]}})",
+                    "filter.last_activity_at.in.0");
   }
 
   void testTagsTakeOnlyContainsAndNull() {
