@@ -1,0 +1,96 @@
+// Keyset pages (keyset.h): limit + 1 rows after the cursor's, with their
+// sort values, so the last one kept can start the next page.
+#include "keyset.h"
+
+#include <algorithm>
+
+#include "cursor.h"
+
+namespace rapport::query {
+namespace {
+
+// The keys of the order: the first key, then the others.
+std::vector<SortKey> keysOf(const Sort& sort) {
+  std::vector<SortKey> keys{{sort.column, sort.descending}};
+  keys.insert(keys.end(), sort.then.begin(), sort.then.end());
+  return keys;
+}
+
+// The rows after `after` in the order of `keys` then id (in the last key's
+// direction), as SQL with its values. One direction: a row value, which
+// both engines compare on an index; mixed: one branch per key (GitLab's
+// rule). The keys are NOT NULL, so no NULL branch is needed.
+std::pair<std::string, Params> keysetCondition(const std::vector<SortKey>& keys,
+                                               const query::CursorKey& after) {
+  const bool lastDescending = keys.back().descending;
+  std::vector<SortKey> all = keys;
+  all.push_back({"id", lastDescending});
+  std::vector<Value> values = after.values;
+  values.emplace_back(after.id);
+  const bool oneDirection = std::all_of(
+      all.begin(), all.end(), [&](const SortKey& k) { return k.descending == lastDescending; });
+  // The first key's bound, implied by the rest, leads: SQLite seeks an
+  // expression index (lower(name)) on it, which it does not on a row value.
+  Params params{values.front()};
+  const std::string lead = all.front().column + (all.front().descending ? " <= ?" : " >= ?");
+  if (oneDirection) {
+    std::string left = "(", right = "(";
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      left += (i ? ", " : "") + all[i].column;
+      right += i ? ", ?" : "?";
+    }
+    params.insert(params.end(), values.begin(), values.end());
+    return {lead + " AND " + left + ") " + (lastDescending ? "<" : ">") + " " + right + ")",
+            params};
+  }
+  std::string sql = lead + " AND (";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    sql += i ? " OR (" : "(";
+    for (std::size_t j = 0; j < i; ++j) {
+      sql += all[j].column + " = ? AND ";
+      params.push_back(values[j]);
+    }
+    sql += all[i].column + (all[i].descending ? " < ?" : " > ?") + ")";
+    params.push_back(values[i]);
+  }
+  return {sql + ")", params};
+}
+
+// The column names the keyset page selects its sort values as.
+std::string keyColumn(std::size_t i) {
+  return "rapport_key_" + std::to_string(i);
+}
+
+}  // namespace
+
+KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
+                      const WhereClause& where, const Sort& sort, const std::string& columns,
+                      std::int64_t limit, const std::string& cursor) {
+  const std::vector<SortKey> keys = keysOf(sort);
+  const std::string signature = listSignature(self.schema.recordType, where, sort);
+  std::string sql = "SELECT " + columns;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    sql += ", " + keys[i].column + " AS " + keyColumn(i);
+  }
+  sql += " FROM " + self.schema.table + " WHERE " + where.sql();
+  Params params = where.params();
+  if (!cursor.empty()) {
+    const CursorKey after = openCursor(box, signature, cursor, keys.size());
+    auto [condition, values] = keysetCondition(keys, after);
+    sql += " AND " + condition;
+    params.insert(params.end(), values.begin(), values.end());
+  }
+  sql += " " + orderByClause(sort) + " LIMIT ?";
+  params.emplace_back(static_cast<long long>(limit + 1));
+  KeysetPage page{.rows = db.query(sql, params), .nextCursor = nullptr};
+  std::vector<Row>& rows = page.rows.rows;
+  if (static_cast<std::int64_t>(rows.size()) > limit) {
+    rows.erase(rows.begin() + limit, rows.end());
+    CursorKey key{.values = {}, .id = rows.back().str("id")};
+    for (std::size_t i = 0; i < keys.size(); ++i) key.values.push_back(rows.back()[keyColumn(i)]);
+    page.nextCursor = sealCursor(box, signature, key);
+  }
+  return page;
+}
+
+}  // namespace rapport::query
