@@ -140,6 +140,7 @@ class InstancesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testLoginThrottleIsShared);
   CPPUNIT_TEST(testRevocationReachesEveryInstance);
   CPPUNIT_TEST(testEachWebhookDeliveryArrivesOnce);
+  CPPUNIT_TEST(testACursorContinuesOnAnotherInstance);
   CPPUNIT_TEST(testForwardedForNamesTheClientNginxSaw);
   CPPUNIT_TEST(testRedisDownFailsOpenForLimitsClosedForLogins);
   CPPUNIT_TEST_SUITE_END();
@@ -238,6 +239,39 @@ class InstancesTest : public CppUnit::TestFixture {
       E2E_ASSERT_ERROR(401, direct[i]->get("/v1/auth/me", bearer(account.token)));
     }
     E2E_ASSERT_ERROR(401, client->get("/v1/auth/me", bearer(account.token)));
+  }
+
+  // decisions §13 behind a load balancer: each page of a cursor walk may
+  // reach another instance; the cursor, sealed with the key they share,
+  // continues there, and the walk is the list in its order.
+  void testACursorContinuesOnAnotherInstance() {
+    constexpr int kContacts = 7;  // 7 creates, 4 pages and a whole list: within kRequests
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(16);
+    const Account account = registerUser(*client, "cursor-walk");
+    for (int i = 0; i < kContacts; ++i) {
+      createContact(*client, account.token,
+                    Json::object({{"name", "Walker " + std::to_string(i)}}));
+    }
+    std::vector<std::string> walked;
+    std::string cursor;
+    for (int page = 0; page < 4; ++page) {
+      HttpClient direct(c.servers[page % kInstances]->port());
+      const std::string query =
+          "/v1/crm/contacts?sort=name&limit=2" + (cursor.empty() ? "" : "&cursor=" + cursor);
+      const Json body = E2E_ASSERT_JSON(direct.get(query, bearer(account.token)));
+      for (const Json& contact : body["data"].asArray()) walked.push_back(contact["id"].asString());
+      cursor = body["meta"]["next_cursor"].isNull() ? "" : body["meta"]["next_cursor"].asString();
+    }
+    CPPUNIT_ASSERT(cursor.empty());  // 7 contacts: the 4th page was the last
+    std::vector<std::string> whole;
+    // Held first: a range-for over a temporary's member would dangle.
+    const Json list = E2E_ASSERT_DATA(
+        200, client->get("/v1/crm/contacts?sort=name&per_page=100", bearer(account.token)));
+    for (const Json& contact : list.asArray()) whole.push_back(contact["id"].asString());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(kContacts), whole.size());
+    CPPUNIT_ASSERT(walked == whole);
   }
 
   void testEachWebhookDeliveryArrivesOnce() {
