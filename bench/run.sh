@@ -409,7 +409,8 @@ SCALE_CURSOR_DEPTH=50000
 SCALE_LISTS=()
 declare -A SCALE_RESULT=()  # "engine|rows|resource|label" -> "rps p50 p90 p99 total ok"
 declare -A SCALE_KEYSET=()  # "resource|label" -> the keyset condition of a cursor page (plans)
-declare -A WALK_RESULT=()   # engine -> the full cursor walk's line (lib/walk.py)
+declare -A WALK_RESULT=()   # engine -> "rows pages seconds" of the full cursor walk (lib/walk.py)
+CURSOR_QUERY=""             # cursor_page's answer
 
 # url_encode TEXT: TEXT as one query-string value.
 url_encode() {
@@ -478,7 +479,7 @@ sql_literal() {
 # cursor sits at record min(SCALE_CURSOR_DEPTH, ROWS / 2) of SORT (empty:
 # the default order), found by a walk with limit=100; checks the walk read
 # the record SQL puts there, and keeps the page's keyset condition for the
-# plans (SCALE_KEYSET). Prints the query.
+# plans (SCALE_KEYSET). Sets CURSOR_QUERY to the page's query.
 cursor_page() {
   local resource=$1 label=$2 sort=$3 rows=$4 depth line key order id value
   depth=$((rows / 2 < SCALE_CURSOR_DEPTH ? rows / 2 : SCALE_CURSOR_DEPTH))
@@ -501,7 +502,7 @@ cursor_page() {
   else
     SCALE_KEYSET["$resource|$label"]="($key, id) < ($value, '$id')"
   fi
-  echo "limit=20${sort:+&sort=$sort}&cursor=$(kv " $line" cursor)"
+  CURSOR_QUERY="limit=20${sort:+&sort=$sort}&cursor=$(kv " $line" cursor)"
 }
 
 # plan_where RESOURCE LABEL WHERE: the condition the engine writes for a list
@@ -645,10 +646,11 @@ scale_engine() {
     for entry in "${SCALE_LISTS[@]}"; do
       IFS='|' read -r resource label query where order <<<"$entry"
       if [[ $query == cursor:* ]]; then
-        if ! query=$(cursor_page "$resource" "$label" "${query#cursor:}" "$rows"); then
+        if ! cursor_page "$resource" "$label" "${query#cursor:}" "$rows"; then
           fail "$ENGINE, $rows $resource: the cursor walk for '$label' failed"
           continue
         fi
+        query=$CURSOR_QUERY
       fi
       if [ -n "$where" ]; then
         total=$(db_value "SELECT COUNT(*) FROM $resource WHERE company_id = '$COMPANY_ID' AND $where")
