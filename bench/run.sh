@@ -863,7 +863,7 @@ EOF
   cat <<EOF
 - Machine: $(uname -srm); CPU ${cpu:-unknown}; $(nproc) cores (nproc); ${memory} memory
 - Load average (1, 5, 15 min): $LOAD_START at the start, $LOAD_END at the end
-- Load: \`wrk -t$(((${#COUNTS[@]} == 1 && COUNTS[0] == 1) ? 1 : WRK_THREADS)) -cN -d$DURATION --latency\` (-t1 at N = 1) after a $WARMUP warm-up, N = ${COUNTS[*]}
+- Load: \`wrk -t$(((${#COUNTS[@]} == 1 && COUNTS[0] == 1) ? 1 : WRK_THREADS)) -cN -d$DURATION --latency\` after a $WARMUP warm-up, N = ${COUNTS[*]}
 - Connection check: every connection of the measured run answered, none waiting more than
   $MAX_GAP_MS ms (\`ss -ti\` on the server's port every $MAX_GAP_MS ms, bench/lib/served.sh)
 - rapportd: server.threads $SERVER_THREADS, database.pool_size $SERVER_THREADS, log.level warn;
