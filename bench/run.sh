@@ -546,7 +546,7 @@ plan_where() {
     if [ "$ENGINE" = sqlite ]; then
       echo "+$tenant AND (seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$term\"') AND $check)"
     else
-      echo "$tenant AND (search_text LIKE '%$term%' ESCAPE '\\' AND $check)"
+      printf '%s\n' "$tenant AND (search_text LIKE '%$term%' ESCAPE '\\' AND $check)"
     fi
   elif [ -n "${SCALE_KEYSET[$resource|$label]:-}" ]; then
     echo "$tenant AND ${SCALE_KEYSET[$resource|$label]}"
@@ -845,7 +845,9 @@ goal() {
 }
 
 report() {
-  local cpu memory rapportd
+  local cpu memory rapportd load_threads=$WRK_THREADS
+  # load_test runs wrk with one thread for one connection.
+  if ((${#COUNTS[@]} == 1 && COUNTS[0] == 1)); then load_threads=1; fi
   rapportd="$(rapport_version), Release"
   [ -z "$RAPPORTD_BIN" ] || rapportd="$RAPPORTD_BIN (--rapportd; tree at $(rapport_version))"
   cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
@@ -863,7 +865,7 @@ EOF
   cat <<EOF
 - Machine: $(uname -srm); CPU ${cpu:-unknown}; $(nproc) cores (nproc); ${memory} memory
 - Load average (1, 5, 15 min): $LOAD_START at the start, $LOAD_END at the end
-- Load: \`wrk -t$(((${#COUNTS[@]} == 1 && COUNTS[0] == 1) ? 1 : WRK_THREADS)) -cN -d$DURATION --latency\` after a $WARMUP warm-up, N = ${COUNTS[*]}
+- Load: \`wrk -t$load_threads -cN -d$DURATION --latency\` after a $WARMUP warm-up, N = ${COUNTS[*]}
 - Connection check: every connection of the measured run answered, none waiting more than
   $MAX_GAP_MS ms (\`ss -ti\` on the server's port every $MAX_GAP_MS ms, bench/lib/served.sh)
 - rapportd: server.threads $SERVER_THREADS, database.pool_size $SERVER_THREADS, log.level warn;
