@@ -25,10 +25,14 @@
 # older build, for a before/after table); its modules are the ones beside it.
 #
 # --scale ROWS: the flat-cost mode instead of the scenarios. Per engine, seeds
-# the first count of contacts into one tenant, measures the latency of five
-# contact lists (default order, two searches, two tags), tops up to the next
-# count, measures again, and so on; no nginx. Defaults in this mode:
-# --connections 1, --duration 5s, --results bench/results/scale.md.
+# the first count of contacts and of deals into one tenant (with SQL: lib/seed.sh,
+# lib/deals.sh), checks that each list answers the total SQL counts, measures
+# the latency of each list of SCALE_LISTS (contacts: the default order,
+# searches, tags, sorts, filters, the page at a deep cursor; deals: filters
+# and sorts), writes their plans to the log folder, tops up to the next count,
+# measures again, and so on; at the end, walks every contact with cursors of
+# 100 (lib/walk.py); no nginx. Defaults in this mode: --connections 1,
+# --duration 5s, --results bench/results/scale.md.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -55,7 +59,7 @@ NOTE=""               # recorded with the figures, e.g. "preliminary (machine bu
 RESULTS=""            # default bench/results/latest.md (scale.md with --scale)
 BUILD=1
 WRK_THREADS=2         # load generator threads for the measurements (2 cores here)
-SCALE=""              # --scale: contact counts of the flat-cost mode
+SCALE=""              # --scale: record counts (contacts and deals) of the flat-cost mode
 
 while (($#)); do
   case $1 in
@@ -72,7 +76,7 @@ while (($#)); do
     --rapportd) RAPPORTD_BIN=${2:?--rapportd needs a file}; BUILD=0; shift 2 ;;
     --slowloris) SLOWLORIS=${2:?--slowloris needs a number of connections}; shift 2 ;;
     --slowloris-interval) SLOWLORIS_INTERVAL=${2:?--slowloris-interval needs seconds}; shift 2 ;;
-    --scale) SCALE=${2:?--scale needs contact counts, e.g. "10000 1000000"}; shift 2 ;;
+    --scale) SCALE=${2:?--scale needs record counts, e.g. "10000 1000000"}; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -85,7 +89,7 @@ if [ -n "$SCALE" ]; then
   previous=0
   for rows in $SCALE; do
     if ! [[ $rows =~ ^[1-9][0-9]*$ ]] || ((rows <= previous)); then
-      usage_error "--scale takes increasing contact counts, e.g. \"10000 1000000\""
+      usage_error "--scale takes increasing record counts, e.g. \"10000 1000000\""
     fi
     previous=$rows
   done
@@ -385,20 +389,67 @@ run_scenarios() {
 
 # --- Flat-cost mode (--scale) -----------------------------------------------------------
 
-# The lists measured at each size: "label|query". Two of them match a share of
-# the rows (their result grows with the table), two a fixed set of 20 rows
+# The lists measured at each size, one entry each: "resource|label|query|where|order".
+#   resource  contacts or deals (each seeded to the size: lib/seed.sh, lib/deals.sh)
+#   query     the list's query string, filters URL-encoded; "cursor:SORT": the
+#             page of 20 whose cursor sits at record SCALE_CURSOR_DEPTH (at
+#             half the rows when there are fewer) of that sort (empty: the
+#             default order), found by a walk with limit=100 (lib/walk.py)
+#   where     the SQL condition its records meet, counted in SQL for the
+#             count check (empty: expected_total, the older lists) and, as
+#             the engine writes it (plan_where), EXPLAINed
+#   order     the ORDER BY the engine writes for it
+# The five older lists (numbered pages, per_page=20): two match a share of the
+# rows (their result grows with the table), two a fixed set of 20 rows
 # (lib/seed.sh), so the cost of the index lookup shows apart from the cost of
-# the result.
-SCALE_LISTS=(
-  "default order|per_page=20"
-  "search $SEED_SEARCH_TERM|search=$SEED_SEARCH_TERM&per_page=20"
-  "search $SEED_RARE_TERM|search=$SEED_RARE_TERM&per_page=20"
-  "tag $SEED_COMMON_TAG|tag=$SEED_COMMON_TAG&per_page=20"
-  "tag $SEED_RARE_TAG|tag=$SEED_RARE_TAG&per_page=20"
-)
-declare -A SCALE_RESULT=()  # "engine|rows|label" -> "rps p50 p90 p99 total ok"
+# the result. The decisions §13 lists use the cursor form (limit=20): a
+# numbered page of a filtered list also counts its matches (meta.total),
+# which no index makes flat; they are checked with count=true once.
+SCALE_CURSOR_DEPTH=50000
+SCALE_LISTS=()
+declare -A SCALE_RESULT=()  # "engine|rows|resource|label" -> "rps p50 p90 p99 total ok"
+declare -A SCALE_KEYSET=()  # "resource|label" -> the keyset condition of a cursor page (plans)
+declare -A WALK_RESULT=()   # engine -> "rows pages seconds" of the full cursor walk (lib/walk.py)
+CURSOR_QUERY=""             # cursor_page's answer
+SCALE_NOTES=()              # what the results should say beside the figures
+ROWS_NOW=0                  # the size being measured
 
-# expected_total QUERY: meta.total that QUERY must answer, counted in SQL.
+# url_encode TEXT: TEXT as one query-string value.
+url_encode() {
+  python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
+}
+
+# scale_lists: SCALE_LISTS for the run's tenant (USER_ID, COMPANY_ID).
+scale_lists() {
+  local newest="ORDER BY created_at DESC, id DESC" by_name="ORDER BY lower(name) ASC, id ASC"
+  local user="\"$USER_ID\"" day='{"gte":"2023-11-16T00:00:00Z","lt":"2023-11-17T00:00:00Z"}'
+  local contains_rare contains_common
+  contains_rare=$(url_encode "{\"name\":{\"contains\":\"$SEED_RARE_TERM\"}}")
+  contains_common=$(url_encode "{\"name\":{\"contains\":\"$SEED_SEARCH_TERM\"}}")
+  SCALE_LISTS=(
+    "contacts|default order|per_page=20||$newest"
+    "contacts|search $SEED_SEARCH_TERM|search=$SEED_SEARCH_TERM&per_page=20||$newest"
+    "contacts|search $SEED_RARE_TERM|search=$SEED_RARE_TERM&per_page=20||$newest"
+    "contacts|tag $SEED_COMMON_TAG|tag=$SEED_COMMON_TAG&per_page=20||$newest"
+    "contacts|tag $SEED_RARE_TAG|tag=$SEED_RARE_TAG&per_page=20||$newest"
+    "contacts|sort=name|limit=20&sort=name|1 = 1|$by_name"
+    "contacts|owner_id eq (30%)|limit=20&filter=$(url_encode "{\"owner_id\":$user}")|owner_id = '$USER_ID'|$newest"
+    "contacts|created_at range (one day, 2880)|limit=20&filter=$(url_encode "{\"created_at\":$day}")|created_at >= 1700092800000000 AND created_at < 1700179200000000|$newest"
+    "contacts|company.industry eq (~8%)|limit=20&filter=$(url_encode "{\"company.industry\":\"$SEED_INDUSTRY_TERM\"}")|crm_company_id IN (SELECT id FROM crm_companies WHERE company_id = '$COMPANY_ID' AND industry = '$SEED_INDUSTRY_TERM')|$newest"
+    "contacts|name contains $SEED_RARE_TERM (20)|limit=20&filter=$contains_rare|lower(name) LIKE '%$SEED_RARE_TERM%'|$newest"
+    "contacts|name contains $SEED_SEARCH_TERM (1/1600)|limit=20&filter=$contains_common|lower(name) LIKE '%$SEED_SEARCH_TERM%'|$newest"
+    "contacts|cursor at record 50,000|cursor:|1 = 1|$newest"
+    "contacts|cursor at record 50,000, sort=name|cursor:name|1 = 1|$by_name"
+    "deals|default order|limit=20|1 = 1|$newest"
+    "deals|value \$10,000 to \$20,000 (10%)|limit=20&filter=$(url_encode '{"value":{"gte":1000000,"lt":2000000}}')|value >= 1000000 AND value < 2000000|$newest"
+    "deals|status in (won, lost) (40%)|limit=20&filter=$(url_encode '{"status":{"in":["won","lost"]}}')|status IN ('won', 'lost')|$newest"
+    "deals|sort=-value|limit=20&sort=-value|1 = 1|ORDER BY value DESC, id DESC"
+    "deals|owner_id eq (11%)|limit=20&filter=$(url_encode "{\"owner_id\":$user}")|owner_id = '$USER_ID'|$newest"
+    "deals|expected_close_date in 2025 Q1 (8%)|limit=20&filter=$(url_encode '{"expected_close_date":{"gte":"2025-01-01","lt":"2025-04-01"}}')|expected_close_date >= '2025-01-01' AND expected_close_date < '2025-04-01'|$newest"
+  )
+}
+
+# expected_total QUERY: meta.total that an older list (search, tag or none) must answer.
 expected_total() {
   case $1 in
     search=*) local term=${1#search=}; expected_matches "${term%%&*}" ;;
@@ -407,30 +458,146 @@ expected_total() {
   esac
 }
 
-# list_sql QUERY: the page and count statements rapportd runs for QUERY (a
-# lone search or tag filter, or none), with the values inlined
-# (rapport::selectPage, rapport::addTextSearch and rapport::addTagFilter of
-# sdk/src/query.cpp; docs/modules/contacts.md).
+# check_scale_list RESOURCE LABEL QUERY WHERE ORDER EXPECTED: GET
+# /v1/crm/RESOURCE?QUERY answers meta.total EXPECTED (an older list: its
+# numbered page; the others: with count=true) and, for the others, the first
+# page holds the records SQL puts there (WHERE, a cursor page's keyset, ORDER).
+# count=true counts every match under the statement deadline
+# (database.query_timeout_ms): a 503 there is noted in SCALE_NOTES, not a
+# failure, when the page itself is right.
+check_scale_list() {
+  local resource=$1 label=$2 query=$3 where=$4 order=$5 expected=$6
+  local path="/v1/crm/$resource?$query" answer total ids want condition
+  if [ -z "$where" ]; then
+    answer=$(api GET "$path") || return 1
+    total=$(json_total <<<"$answer")
+    [ "$total" = "$expected" ] || { log "GET $path: meta.total $total, expected $expected"; return 1; }
+    log "GET /v1/crm/$resource ($label): meta.total $total, as expected"
+    return 0
+  fi
+  answer=$(api GET "$path") || return 1
+  ids=$(grep -o '"id" *: *"[^"]*"' <<<"$answer" | sed 's/.*"\([^"]*\)"$/\1/' | head -n 20 | paste -sd' ')
+  condition="company_id = '$COMPANY_ID' AND $where"
+  [ -z "${SCALE_KEYSET[$resource|$label]:-}" ] || condition+=" AND ${SCALE_KEYSET[$resource|$label]}"
+  want=$(printf 'SELECT id FROM %s WHERE %s %s LIMIT 20;\n' "$resource" "$condition" "$order" |
+    db_sql | paste -sd' ')
+  if [ "$ids" != "$want" ]; then
+    log "GET $path: the page holds $ids; SQL says $want"
+    return 1
+  fi
+  if ! answer=$(api GET "$path&count=true" 2>&1); then
+    if [[ $answer == *" answered 503"* ]]; then
+      log "GET /v1/crm/$resource ($label): the page is right; count=true answered 503 (statement deadline)"
+      SCALE_NOTES+=("$ENGINE, $ROWS_NOW $resource, $label: count=true answered 503 (the statement deadline, database.query_timeout_ms; the page itself was checked against SQL)")
+      return 0
+    fi
+    log "$answer"
+    return 1
+  fi
+  total=$(json_total <<<"$answer")
+  [ "$total" = "$expected" ] || { log "GET $path&count=true: meta.total $total, expected $expected"; return 1; }
+  log "GET /v1/crm/$resource ($label): the page is right, meta.total $total as expected"
+}
+
+# sql_literal VALUE: VALUE as an SQL literal (a number stays one).
+sql_literal() {
+  if [[ $1 =~ ^-?[0-9]+$ ]]; then echo "$1"; else echo "'${1//\'/\'\'}'"; fi
+}
+
+# cursor_page RESOURCE LABEL SORT ROWS: the query of the page of 20 whose
+# cursor sits at record min(SCALE_CURSOR_DEPTH, ROWS / 2) of SORT (empty:
+# the default order), found by a walk with limit=100; checks the walk read
+# the record SQL puts there, and keeps the page's keyset condition for the
+# plans (SCALE_KEYSET). Sets CURSOR_QUERY to the page's query.
+cursor_page() {
+  local resource=$1 label=$2 sort=$3 rows=$4 depth line key order id value
+  depth=$((rows / 2 < SCALE_CURSOR_DEPTH ? rows / 2 : SCALE_CURSOR_DEPTH))
+  depth=$((depth / 100 * 100)) && ((depth >= 100)) || depth=100
+  line=$(python3 "$BENCH_DIR/lib/walk.py" "$RAPPORT_URL" "$TOKEN" \
+    "/v1/crm/$resource${sort:+?sort=$sort}" --records "$depth" --limit 100) || return 1
+  log "$resource, $label: walked to record $depth: $line"
+  case $sort in
+    name) key="lower(name)" order="ORDER BY lower(name) ASC, id ASC" ;;
+    *) key="created_at" order="ORDER BY created_at DESC, id DESC" ;;
+  esac
+  IFS='|' read -r value id <<<"$(db_value "SELECT $key, id FROM $resource
+    WHERE company_id = '$COMPANY_ID' $order LIMIT 1 OFFSET $((depth - 1))")"
+  if [ "$(kv " $line" last_id)" != "$id" ] || [ "$(kv " $line" distinct)" != "$depth" ]; then
+    log "$resource, $label: the walk ended on $(kv " $line" last_id), SQL says $id ($line)"
+    return 1
+  fi
+  if [ "$sort" = name ]; then
+    SCALE_KEYSET["$resource|$label"]="($key, id) > ($(sql_literal "$value"), '$id')"
+  else
+    SCALE_KEYSET["$resource|$label"]="($key, id) < ($value, '$id')"
+  fi
+  CURSOR_QUERY="limit=20${sort:+&sort=$sort}&cursor=$(kv " $line" cursor)"
+}
+
+# plan_where RESOURCE LABEL WHERE: the condition the engine writes for a list
+# (sdk/src/query/filter.cpp), the tenant's first: "contains" on a searchable
+# field narrows on the search index (and hides the tenant index from SQLite,
+# rapport/where.h), a cursor page adds its keyset.
+plan_where() {
+  local resource=$1 label=$2 where=$3 tenant="company_id = '$COMPANY_ID'" term
+  if [[ $label == "name contains "* ]]; then
+    term=${label#name contains } term=${term%% *}
+    local check="lower(name) LIKE '%$term%' ESCAPE '\\'"
+    if [ "$ENGINE" = sqlite ]; then
+      echo "+$tenant AND (seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$term\"') AND $check)"
+    else
+      printf '%s\n' "$tenant AND (search_text LIKE '%$term%' ESCAPE '\\' AND $check)"
+    fi
+  elif [ -n "${SCALE_KEYSET[$resource|$label]:-}" ]; then
+    echo "$tenant AND ${SCALE_KEYSET[$resource|$label]}"
+  elif [ "$where" = "1 = 1" ]; then
+    echo "$tenant"
+  else
+    echo "$tenant AND $where"
+  fi
+}
+
+# list_sql ENTRY: the statements rapportd runs for a list, with the values
+# inlined: for the older lists (numbered pages: rapport::selectPage,
+# rapport::addTextSearch and rapport::addTagFilter; docs/modules/contacts.md)
+# the page and the count, for the others (the cursor form of
+# rapport::RecordQuery::answer) the page of 20 (LIMIT 21: one more shows
+# whether a next page exists).
 list_sql() {
-  local columns="id, name, email, phone, job_title, crm_company_id, owner_id, tags, notes,
-    created_at, updated_at" tenant="company_id = '$COMPANY_ID'" value order
-  order="ORDER BY created_at DESC, id DESC"
+  local resource label query where order
+  IFS='|' read -r resource label query where order <<<"$1"
+  local columns
+  if [ "$resource" = deals ]; then
+    columns="id, title, pipeline_id, stage_id, status, value, currency, contact_id, crm_company_id,
+    owner_id, expected_close_date, probability, tags, notes, won_at, lost_at, lost_reason,
+    created_at, updated_at"
+  else
+    columns="id, name, email, phone, job_title, crm_company_id, owner_id, tags, notes,
+    created_at, updated_at"
+  fi
+  if [ -n "$where" ]; then
+    local key=${order#ORDER BY } && key=${key%% *}
+    echo "SELECT $columns, $key AS rapport_key_0 FROM $resource
+      WHERE $(plan_where "$resource" "$label" "$where") $order LIMIT 21;"
+    return 0
+  fi
+  local tenant="company_id = '$COMPANY_ID'" value
   local hidden=$tenant  # SQLite: the tenant index hidden from the planner
   if [ "$ENGINE" = sqlite ]; then hidden="+$tenant"; fi
-  case $1 in
+  case $query in
     search=*)
-      value=${1#search=}; value=${value%%&*}
-      local where
+      value=${query#search=}; value=${value%%&*}
+      local condition
       if [ "$ENGINE" = sqlite ]; then
-        where="$hidden AND seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$value\"')"
+        condition="$hidden AND seq IN (SELECT rowid FROM contacts_search WHERE contacts_search MATCH '\"$value\"')"
       else
-        where="$tenant AND search_text LIKE lower('%$value%') ESCAPE '\\'"
+        condition="$tenant AND search_text LIKE lower('%$value%') ESCAPE '\\'"
       fi
-      echo "SELECT $columns FROM contacts WHERE $where $order LIMIT 20 OFFSET 0;"
-      echo "SELECT COUNT(*) AS total FROM contacts WHERE $where;"
+      echo "SELECT $columns FROM contacts WHERE $condition $order LIMIT 20 OFFSET 0;"
+      echo "SELECT COUNT(*) AS total FROM contacts WHERE $condition;"
       ;;
     tag=*)
-      value=${1#tag=}; value=${value%%&*}
+      value=${query#tag=}; value=${value%%&*}
       local key="$tenant AND tag_lower = '$value'"
       echo "SELECT $columns FROM contacts WHERE $hidden AND id IN (SELECT contact_id
         FROM contact_tags WHERE $key ORDER BY created_at DESC, contact_id DESC LIMIT 20 OFFSET 0)
@@ -452,28 +619,53 @@ explain_lists() {
   for entry in "${SCALE_LISTS[@]}"; do
     while IFS= read -r statement; do
       [ -n "$statement" ] || continue
-      echo "== ${entry%%|*} ($rows contacts)"
+      local resource=${entry%%|*} rest=${entry#*|}
+      echo "== $resource: ${rest%%|*} ($rows $resource)"
       echo "$statement"
       if [ "$ENGINE" = sqlite ]; then
         printf '.timer on\nEXPLAIN QUERY PLAN %s\n%s\n' "$statement" "$statement" |
-          db_sql | grep -v '^cont_seed' | tail -n 12
+          db_sql | grep -v -E '^(cont|deal)_seed' | tail -n 12
       else
         echo "EXPLAIN (ANALYZE, BUFFERS) $statement" | db_sql
       fi
       echo
-    done < <(list_sql "${entry#*|}" | awk '/;$/ { print buf $0; buf = ""; next } { buf = buf $0 " " }')
+    done < <(list_sql "$entry" | awk '/;$/ { print buf $0; buf = ""; next } { buf = buf $0 " " }')
   done >"$file" 2>&1 || true
   log "query plans: $file"
 }
 
+# walk_all ROWS: the cursor walk of every contact (limit=100, the default
+# order) on one connection, after the largest size; checks it read ROWS
+# distinct records. Sets WALK_RESULT[ENGINE].
+walk_all() {
+  local rows=$1 line
+  log "walking all $rows contacts with cursors of 100"
+  if ! line=$(python3 "$BENCH_DIR/lib/walk.py" "$RAPPORT_URL" "$TOKEN" /v1/crm/contacts --limit 100); then
+    fail "$ENGINE: the cursor walk of $rows contacts failed"
+    return 0
+  fi
+  log "$ENGINE: $line"
+  if [ "$(kv " $line" records)" != "$rows" ] || [ "$(kv " $line" distinct)" != "$rows" ]; then
+    fail "$ENGINE: the cursor walk read $(kv " $line" records) records," \
+      "$(kv " $line" distinct) distinct, not $rows"
+  fi
+  WALK_RESULT[$ENGINE]="$rows $(kv " $line" pages) $(kv " $line" seconds)"
+}
+
 # scale_engine: seeds and measures every size of --scale on the running rapportd.
 scale_engine() {
-  local rows entry label query total before result
-  SCN_METHOD=GET SCN_TOKEN=$TOKEN SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=2s SCN_EXPECT=""
-  SCN_PATHS="" SCN_BODIES=""
+  local rows entry resource label query where order total before result file
+  SCN_METHOD=GET SCN_TOKEN=$TOKEN SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=$SCALE_TIMEOUT
+  SCN_EXPECT="" SCN_PATHS="" SCN_BODIES=""
+  scale_lists
   for rows in $SCALE; do
+    ROWS_NOW=$rows
     if ! seed_contacts "$rows"; then
       fail "$ENGINE: seeding $rows contacts failed"
+      return 0
+    fi
+    if ! seed_scale_deals "$rows"; then
+      fail "$ENGINE: seeding $rows deals failed; see $LOGS/prepare.log"
       return 0
     fi
     # The API reads seeded rows, and every list answers what SQL counts.
@@ -481,25 +673,45 @@ scale_engine() {
       fail "$ENGINE: seeded contact $(seed_id "$rows") not readable through the API"
       return 0
     fi
-    explain_lists "$rows"
     for entry in "${SCALE_LISTS[@]}"; do
-      label=${entry%%|*} query=${entry#*|}
-      total=$(expected_total "$query")
-      if ! check_list "$query" "$total"; then
-        fail "$ENGINE, $rows contacts: GET /v1/crm/contacts?$query does not answer meta.total $total"
+      IFS='|' read -r resource label query where order <<<"$entry"
+      if [[ $query == cursor:* ]]; then
+        if ! cursor_page "$resource" "$label" "${query#cursor:}" "$rows"; then
+          fail "$ENGINE, $rows $resource: the cursor walk for '$label' failed"
+          continue
+        fi
+        query=$CURSOR_QUERY
+      fi
+      if [ -n "$where" ]; then
+        total=$(db_value "SELECT COUNT(*) FROM $resource WHERE company_id = '$COMPANY_ID' AND $where")
+      else
+        total=$(expected_total "$query")
+      fi
+      if ! check_scale_list "$resource" "$label" "$query" "$where" "$order" "$total"; then
+        fail "$ENGINE, $rows $resource: GET /v1/crm/$resource?$query does not answer the records or the total SQL says ($total)"
         continue
       fi
       before=${#ROW_NAME[@]}
-      load_test "list-$(tr -c 'a-z0-9\n' '-' <<<"$label")-$rows" "$ENGINE" \
-        "$RAPPORT_URL/v1/crm/contacts?$query"
+      file=$(tr -c 'a-z0-9\n' '-' <<<"$resource-$label" | tr -s '-')
+      load_test "${file%-}-$rows" "$ENGINE" "$RAPPORT_URL/v1/crm/$resource?$query"
       ((${#ROW_NAME[@]} > before)) || continue
       result="${ROW_RPS[$before]} ${ROW_P50[$before]} ${ROW_P90[$before]} ${ROW_P99[$before]}"
-      SCALE_RESULT["$ENGINE|$rows|$label"]="$result $total ${ROW_OK[$before]}"
+      SCALE_RESULT["$ENGINE|$rows|$resource|$label"]="$result $total ${ROW_OK[$before]}"
     done
+    explain_lists "$rows"
   done
+  walk_all "$rows"
 }
 
 # --- The run ------------------------------------------------------------------------
+
+# --scale: no statement deadline (database.query_timeout_ms = 0), so that a
+# list whose cost grows with the table shows its latency rather than a 503
+# at 1 s, the default; and wrk waits up to 10 s for an answer.
+SCALE_TIMEOUT=2s
+if [ -n "$SCALE" ]; then
+  RAPPORTD_EXTRA_CONFIG="database.query_timeout_ms = 0" SCALE_TIMEOUT=10s
+fi
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 log "logs: $LOGS"
@@ -633,7 +845,9 @@ goal() {
 }
 
 report() {
-  local cpu memory rapportd
+  local cpu memory rapportd load_threads=$WRK_THREADS
+  # load_test runs wrk with one thread for one connection.
+  if ((${#COUNTS[@]} == 1 && COUNTS[0] == 1)); then load_threads=1; fi
   rapportd="$(rapport_version), Release"
   [ -z "$RAPPORTD_BIN" ] || rapportd="$RAPPORTD_BIN (--rapportd; tree at $(rapport_version))"
   cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
@@ -651,13 +865,14 @@ EOF
   cat <<EOF
 - Machine: $(uname -srm); CPU ${cpu:-unknown}; $(nproc) cores (nproc); ${memory} memory
 - Load average (1, 5, 15 min): $LOAD_START at the start, $LOAD_END at the end
-- Load: \`wrk -t$WRK_THREADS -cN -d$DURATION --latency\` after a $WARMUP warm-up, N = ${COUNTS[*]}
+- Load: \`wrk -t$load_threads -cN -d$DURATION --latency\` after a $WARMUP warm-up, N = ${COUNTS[*]}
 - Connection check: every connection of the measured run answered, none waiting more than
   $MAX_GAP_MS ms (\`ss -ti\` on the server's port every $MAX_GAP_MS ms, bench/lib/served.sh)
 - rapportd: server.threads $SERVER_THREADS, database.pool_size $SERVER_THREADS, log.level warn;
   RSS: the peak of VmRSS sampled every 0.5 s during the measurement, and VmHWM (peak since start)
 EOF
   [ -n "$SCALE" ] || echo "- nginx: worker_processes auto, access_log off, \`return 200 \"ok\"\`"
+  [ -z "$SCALE" ] || echo "- rapportd: database.query_timeout_ms 0 (no statement deadline: a list that grows is measured, not refused); wrk --timeout $SCALE_TIMEOUT"
   ((${#SEED_LOG[@]} == 0)) || printf -- '- Seeded with SQL (bench/lib/seed.sh): %s\n' "${SEED_LOG[0]}"
   ((${#SEED_LOG[@]} < 2)) || printf -- '  %s\n' "${SEED_LOG[@]:1}"
   cat <<EOF
@@ -678,45 +893,63 @@ EOF
 }
 
 # scale_tables: the --scale results, per engine: each list's p50 (p99) at
-# every size, then every figure.
+# every size and the ratio of the largest to the smallest, then the cursor
+# walk, then every figure.
 scale_tables() {
-  local engine rows entry label key cells first last
+  local engine rows entry resource label key cells first last measured
   local -a r
   for engine in $ENGINES; do
-    echo "$engine, p50 (p99) in ms, \`wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION\`:"
+    echo "$engine, p50 (p99) in ms, \`wrk -t$(((CONNECTIONS == 1) ? 1 : WRK_THREADS)) -c$CONNECTIONS -d$DURATION\`:"
     echo
-    printf '| list |'; for rows in $SCALE; do printf ' %s contacts |' "$rows"; done
+    printf '| list |'; for rows in $SCALE; do printf ' %s rows |' "$rows"; done
     echo " p50 largest / smallest |"
     printf '|---|'; for rows in $SCALE; do printf -- '--:|'; done; echo "--:|"
     for entry in "${SCALE_LISTS[@]}"; do
-      label=${entry%%|*} cells="" first="" last=""
+      IFS='|' read -r resource label _ <<<"$entry"
+      cells="" first="" last="" measured=0
       for rows in $SCALE; do
-        key="$engine|$rows|$label"
+        key="$engine|$rows|$resource|$label"
         if [ -n "${SCALE_RESULT[$key]:-}" ]; then
           read -r -a r <<<"${SCALE_RESULT[$key]}"
           cells+=$(printf ' %.2f (%.2f)%s |' "${r[1]}" "${r[3]}" "$([ "${r[5]}" = 1 ] || echo ' FAILED')")
-          first=${first:-${r[1]}} last=${r[1]}
+          first=${first:-${r[1]}} last=${r[1]} measured=$((measured + 1))
         else
           cells+=" - |"
         fi
       done
-      printf '| %s |%s %s |\n' "$label" "$cells" \
-        "$(awk -v a="$first" -v b="$last" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", b / a; else print "-" }')"
+      printf '| %s: %s |%s %s |\n' "$resource" "$label" "$cells" \
+        "$(awk -v a="$first" -v b="$last" -v n="$measured" \
+          'BEGIN { if (n > 1 && a > 0 && b > 0) printf "%.1fx", b / a; else print "-" }')"
     done
     echo
+    if [ -n "${WALK_RESULT[$engine]:-}" ]; then
+      read -r -a r <<<"${WALK_RESULT[$engine]}"
+      printf 'Cursor walk of all %s contacts (limit=100, the default order, %s pages on one connection, lib/walk.py): %s s' \
+        "${r[0]}" "${r[1]}" "${r[2]}"
+      if [ "$engine" = sqlite ]; then
+        awk -v s="${r[2]}" 'BEGIN { printf " (goal on sqlite: under 60 s, %s)", (s < 60 ? "met" : "NOT met") }'
+      fi
+      printf '.\n\n'
+    fi
   done
-  echo "Every measurement (meta.total: the contacts the list matches):"
+  if ((${#SCALE_NOTES[@]})); then
+    printf -- '- %s\n' "${SCALE_NOTES[@]}"
+    echo
+  fi
+  echo "Every measurement (total: the records the list matches, as SQL counts them and"
+  echo "meta.total answers; a cursor page: the list it pages through):"
   echo
-  echo "| engine | contacts | list | meta.total | req/s | p50 ms | p90 ms | p99 ms |"
+  echo "| engine | rows | list | total | req/s | p50 ms | p90 ms | p99 ms |"
   echo "|---|--:|---|--:|--:|--:|--:|--:|"
   for engine in $ENGINES; do
     for rows in $SCALE; do
       for entry in "${SCALE_LISTS[@]}"; do
-        label=${entry%%|*} key="$engine|$rows|$label"
+        IFS='|' read -r resource label _ <<<"$entry"
+        key="$engine|$rows|$resource|$label"
         [ -n "${SCALE_RESULT[$key]:-}" ] || continue
         read -r -a r <<<"${SCALE_RESULT[$key]}"
-        printf '| %s | %s | %s | %s | %.0f | %.2f | %.2f | %.2f |\n' "$engine" "$rows" "$label" \
-          "${r[4]}" "${r[0]}" "${r[1]}" "${r[2]}" "${r[3]}"
+        printf '| %s | %s | %s: %s | %s | %.0f | %.2f | %.2f | %.2f |\n' "$engine" "$rows" \
+          "$resource" "$label" "${r[4]}" "${r[0]}" "${r[1]}" "${r[2]}" "${r[3]}"
       done
     done
   done

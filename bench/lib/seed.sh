@@ -16,7 +16,17 @@
 #   email       <first>.<surname>.<i>@<one of 8 domains>, lower-case, unique
 #   phone       +44 <4 digits> <6 digits>; job_title one of 16
 #   tags        1% ["VIP","customer"], 10% ["customer"], 20% ["lead"], else []
-#   created_at  2023-11-14 + i x 30 s (updated_at the same); owner the user
+#   created_at  2023-11-14 + i x 30 s (updated_at the same)
+#   owner       30% the user, 30% one of 5 other ids (user_seed0..4), 40% none
+#   company_id  (crm_company_id) 90% one of the SEED_CRM_COMPANIES seeded CRM
+#               companies (seed_crm_companies), 10% none
+#
+# The CRM companies (seed_crm_companies, seeded once, before the first
+# contacts): SEED_CRM_COMPANIES of them, company k with id comp_seed<k, 17
+# digits>, name "Seeded company <k>" and one of the 12 industries of
+# SEED_INDUSTRY (SEED_INDUSTRY_TERM, "Retail", on ~1/12 of them). Their number
+# does not grow with the contacts: the filter company.industry then matches
+# a fixed share of the contacts at every size.
 #
 # plus two fixed sets that do not grow with the table, for the flat-cost
 # measurement: among rows 1..10000, every 500th (i % 500 = 250) has the
@@ -50,6 +60,9 @@ SEED_SEARCH_TERM=hartwell
 # on 1% of the rows.
 # shellcheck disable=SC2034
 SEED_RARE_TERM=quennell SEED_RARE_TAG=partner SEED_COMMON_TAG=vip
+# The CRM companies the contacts belong to, and the industry a list filters on.
+# shellcheck disable=SC2034
+SEED_CRM_COMPANIES=1000 SEED_INDUSTRY_TERM=Retail
 
 # db_sql: runs the SQL on stdin against rapportd's database, stops at the
 # first error; the output (query results, one row a line, "|" between
@@ -87,13 +100,15 @@ SEED_SUFFIX="ford ley ton wood well by field more worth combe ham shaw bridge ri
   wall win croft brook acre bourne sey"
 SEED_DOMAIN="example.com example.org example.net mail.example acme.example globex.example
   initech.example umbrella.example"
+SEED_INDUSTRY="Retail Software Manufacturing Healthcare Finance Education Logistics Hospitality
+  Construction Energy Media Agriculture"
 SEED_JOB="Account_Manager Analyst CEO CFO CTO Designer Engineer Head_of_Sales Marketing_Lead
   Office_Manager Operations_Director Product_Manager Buyer Consultant Founder Procurement_Officer"
 
 # seed_sql FROM TO: the SQL that inserts rows FROM..TO for COMPANY_ID, in one
 # transaction.
 seed_sql() {
-  local from=$1 to=$2 numbers pad
+  local from=$1 to=$2 numbers pad cpad
   local -a n=()
   local list
   for list in "$SEED_FIRST" "$SEED_PREFIX" "$SEED_SUFFIX" "$SEED_DOMAIN" "$SEED_JOB"; do
@@ -104,7 +119,7 @@ seed_sql() {
       # 256 MiB page cache for this connection: the indexes are built in memory.
       echo "PRAGMA cache_size = -262144;"
       numbers="RECURSIVE n(i) AS (SELECT $from UNION ALL SELECT i + 1 FROM n WHERE i < $to)"
-      pad="printf('%017d', i)"
+      pad="printf('%017d', i)" cpad="printf('%017d', 1 + (x4 >> 8) % $SEED_CRM_COMPANIES)"
       ;;
     postgresql)
       echo "SET maintenance_work_mem = '256MB'; SET work_mem = '64MB';"
@@ -112,7 +127,7 @@ seed_sql() {
       # counts recomputed below: see "Row triggers" above.
       echo "SET session_replication_role = replica;"
       numbers="n(i) AS (SELECT generate_series($from::bigint, $to::bigint))"
-      pad="lpad(i::text, 17, '0')"
+      pad="lpad(i::text, 17, '0')" cpad="lpad((1 + (x4 >> 8) % $SEED_CRM_COMPANIES)::text, 17, '0')"
       ;;
   esac
   cat <<EOF
@@ -127,15 +142,15 @@ INSERT INTO seed_prefix VALUES $(sql_values "$SEED_PREFIX");
 INSERT INTO seed_suffix VALUES $(sql_values "$SEED_SUFFIX");
 INSERT INTO seed_domain VALUES $(sql_values "$SEED_DOMAIN");
 INSERT INTO seed_job VALUES $(sql_values "$SEED_JOB");
-INSERT INTO contacts (id, company_id, name, email, phone, job_title, owner_id, tags,
-                      created_at, updated_at)
+INSERT INTO contacts (id, company_id, name, email, phone, job_title, owner_id, crm_company_id,
+                      tags, created_at, updated_at)
 WITH $numbers,
 h AS (
   SELECT i, (i * 2654435761) % 4294967296 AS x1, (i * 2246822519) % 4294967296 AS x2,
-         (i * 3266489917) % 4294967296 AS x3
+         (i * 3266489917) % 4294967296 AS x3, (i * 3432918353) % 4294967296 AS x4
   FROM n),
 p AS (
-  SELECT i, x1, x3, f.v AS first,
+  SELECT i, x1, x3, x4, f.v AS first,
          CASE WHEN i <= 10000 AND i % 500 = 250 THEN 'Quennell' ELSE sp.v || ss.v END AS surname,
          d.v AS domain, j.v AS job,
          CASE WHEN i <= 10000 AND i % 500 = 0 THEN '["partner"]'
@@ -152,8 +167,11 @@ p AS (
 SELECT 'cont_seed' || $pad, '$COMPANY_ID', first || ' ' || surname,
        lower(first || '.' || surname || '.' || i || '@' || domain),
        '+44 ' || (1000 + (x3 >> 8) % 9000) || ' ' || (100000 + (x1 >> 4) % 900000),
-       job, '$USER_ID', tags,
-       1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
+       job,
+       CASE WHEN (x4 >> 4) % 10 < 3 THEN '$USER_ID'
+            WHEN (x4 >> 4) % 10 < 6 THEN 'user_seed' || ((x4 >> 20) % 5) END,
+       CASE WHEN x4 % 10 <> 0 THEN 'comp_seed' || $cpad END,
+       tags, 1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
 FROM p;
 EOF
   # One tag row per tag, from the tags just written.
@@ -191,6 +209,47 @@ EOF
   esac
 }
 
+# seed_crm_companies: the SEED_CRM_COMPANIES CRM companies the contacts refer
+# to, once per tenant (nothing when they are there). On PostgreSQL with row
+# triggers off and crm_company_counts recomputed, as for the contacts.
+seed_crm_companies() {
+  local have numbers pad replica="" counts="" analyze=""
+  have=$(db_value "SELECT COUNT(*) FROM crm_companies WHERE company_id = '$COMPANY_ID'
+    AND id >= 'comp_seed' AND id < 'comp_seee'") || return 1
+  ((have == 0)) || return 0
+  case $ENGINE in
+    sqlite)
+      numbers="RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $SEED_CRM_COMPANIES)"
+      pad="printf('%017d', i)"
+      ;;
+    postgresql)
+      numbers="n(i) AS (SELECT generate_series(1::bigint, $SEED_CRM_COMPANIES::bigint))"
+      pad="lpad(i::text, 17, '0')"
+      replica="SET LOCAL session_replication_role = replica;"
+      counts="DELETE FROM crm_company_counts WHERE company_id = '$COMPANY_ID';
+INSERT INTO crm_company_counts (company_id, slot, total)
+  SELECT '$COMPANY_ID', 0, COUNT(*) FROM crm_companies WHERE company_id = '$COMPANY_ID';"
+      analyze="VACUUM ANALYZE crm_companies;"
+      ;;
+  esac
+  db_sql >/dev/null <<SQL || return 1
+BEGIN;
+$replica
+CREATE TEMP TABLE seed_industry (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+INSERT INTO seed_industry VALUES $(sql_values "$SEED_INDUSTRY");
+INSERT INTO crm_companies (id, company_id, name, industry, tags, created_at, updated_at)
+WITH $numbers
+SELECT 'comp_seed' || $pad, '$COMPANY_ID', 'Seeded company ' || i, s.v, '[]',
+       1690000000000000 + i * 60000000, 1690000000000000 + i * 60000000
+FROM n JOIN seed_industry s
+  ON s.k = (((i * 2654435761) % 4294967296) >> 16) % $(wc -w <<<"$SEED_INDUSTRY");
+$counts
+COMMIT;
+$analyze
+SQL
+  SEED_LOG+=("$ENGINE, $SEED_CRM_COMPANIES CRM companies (12 industries, 1/12 $SEED_INDUSTRY_TERM)")
+}
+
 # seeded_rows: how many seeded rows COMPANY_ID has (rows 1..n are seeded).
 seeded_rows() {
   db_value "SELECT COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID'
@@ -204,6 +263,7 @@ seed_contacts() {
   have=$(seeded_rows) || return 1
   SEED_SECONDS=0
   ((have < rows)) || return 0
+  seed_crm_companies || return 1
   log "seeding contacts $((have + 1))..$rows into $ENGINE ($COMPANY_ID)"
   started=$(date +%s.%N)
   seed_sql $((have + 1)) "$rows" | db_sql >/dev/null || return 1

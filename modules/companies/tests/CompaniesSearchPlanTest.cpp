@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "CompaniesQuery.h"
 #include "CompaniesStore.h"
 #include "CompaniesTables.h"
 #include "rapport/ids.h"
@@ -41,6 +42,7 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(CompaniesSearchPlanTest);
   CPPUNIT_TEST(testCompanySearchUsesTheTrigramIndex);
   CPPUNIT_TEST(testCompanyFiltersUseIndexes);
+  CPPUNIT_TEST(testExactIndustryFilterUsesItsIndex);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -198,6 +200,35 @@ class CompaniesSearchPlanTest : public CppUnit::TestFixture {
     assertLoneTagFilterUsesTheTagIndex(
         companyPlans(where(&companies::CompanyFilter::tag, "tag7"), 15), "crm_companies",
         "crm_company_tags", "crm_company_tag_counts");
+  }
+
+  // decisions §13: filter={"industry": "industry 7"} compares exactly, which
+  // the historic index on lower(industry) cannot serve; its own index
+  // (0007_crm_companies_industry_eq) does, on both engines. It serves the
+  // hop company.industry of contacts and deals too: their semi-join selects
+  // the ids of the tenant's companies of that industry.
+  void testExactIndustryFilterUsesItsIndex() {
+    std::vector<std::string> plans;
+    explained([&](Queryable& db) {
+      ExplainingQueryable explaining(db);
+      rapport::WhereClause where(explaining.dialect(), kTenant);
+      companies::companiesQuery().addFilter(
+          where, rapport::Json::parse(R"({"industry": "industry 7"})"), nullptr);
+      const rapport::ListPage page =
+          rapport::selectPage(explaining, companies::store::columns(), "crm_companies", where,
+                              {.column = "created_at", .descending = true},
+                              {.page = 1, .perPage = 20}, "crm_company_counts");
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), std::int64_t{38}, page.total);
+      const Result hop =
+          explaining.query("SELECT id FROM crm_companies WHERE company_id = ? AND industry = ?",
+                           {kTenant, "industry 7"});
+      CPPUNIT_ASSERT_EQUAL(std::size_t{38}, hop.size());
+      plans = explaining.plans;
+    });
+    CPPUNIT_ASSERT_EQUAL(std::size_t{3}, plans.size());
+    for (const std::string& plan : plans) {
+      CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "crm_companies_industry_eq"));
+    }
   }
 };
 

@@ -100,7 +100,9 @@ std::vector<ListingModule> listingModules() {
   return {{"contacts", contacts::migrations(),
            "0005_contacts:recorded 0006_contact_listing:recorded ", "contact_tags"},
           {"companies", companies::migrations(),
-           "0005_companies:recorded 0006_crm_company_listing:recorded ", "crm_company_tags"},
+           "0005_companies:recorded 0006_crm_company_listing:recorded "
+           "0007_crm_companies_industry_eq:ran ",
+           "crm_company_tags"},
           {"deals", deals::migrations(),
            "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ", ""},
           {"activities", activities::migrations(),
