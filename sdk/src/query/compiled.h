@@ -44,6 +44,13 @@ struct Condition {
   std::string sql;
   Params params;
   bool narrowing = false;
+  // SQLite, a range on a plain column (value >= ?): the same condition with
+  // the column hidden from the planner ("+value >= ?"). SQLite would take a
+  // range's own index and sort every match; hidden, it walks the order's
+  // index and stops after the page, which is cheaper when the range is
+  // dense (keyset.h's denseRange decides). `rangeColumn` names the column.
+  std::string walkingSql = "";
+  std::string rangeColumn = "";
 };
 // The filter object compiled against `self` (throws Error::validation on
 // "filter..." paths).

@@ -56,6 +56,12 @@ bool caseInsensitive(QueryKind kind, Op op) {
          (op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte);
 }
 
+bool isPlainColumn(const std::string& column) {
+  return !column.empty() && std::all_of(column.begin(), column.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
 [[noreturn]] void refuse(const std::string& path, const std::string& message) {
   throw Error::invalidField(path, message);
 }
@@ -236,6 +242,11 @@ class Compiler {
     Condition c{column + sql.at(op), {std::move(bound)}};
     // "ne": a record whose field is unset does not hold the value either.
     if (op == Op::Ne && f.nullable) c.sql = "(" + f.column + " IS NULL OR " + c.sql + ")";
+    const bool range = op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte;
+    if (dialect_ == Dialect::SQLite && range && column == f.column && isPlainColumn(f.column)) {
+      c.walkingSql = "+" + f.column + sql.at(op);
+      c.rangeColumn = f.column;
+    }
     return c;
   }
 

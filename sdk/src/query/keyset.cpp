@@ -63,11 +63,21 @@ std::string keyColumn(std::size_t i) {
 
 }  // namespace
 
+bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where) {
+  Params params = where.params();
+  params.emplace_back(static_cast<long long>(kDenseRange));
+  return db.query("SELECT COUNT(*) AS n FROM (SELECT 1 FROM " + self.schema.table + " WHERE " +
+                      where.sql() + " LIMIT ?) AS matches",
+                  params)
+             .front()
+             .i64("n") >= kDenseRange;
+}
+
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
-                      const WhereClause& where, const Sort& sort, const std::string& columns,
-                      std::int64_t limit, const std::string& cursor) {
+                      const WhereClause& list, const WhereClause& where, const Sort& sort,
+                      const std::string& columns, std::int64_t limit, const std::string& cursor) {
   const std::vector<SortKey> keys = keysOf(sort);
-  const std::string signature = listSignature(self.schema.recordType, where, sort);
+  const std::string signature = listSignature(self.schema.recordType, list, sort);
   std::string sql = "SELECT " + columns;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     sql += ", " + keys[i].column + " AS " + keyColumn(i);

@@ -16,9 +16,19 @@ struct KeysetPage {
 };
 
 // The page of `limit` rows after `cursor` (empty: from the start) of the
-// list `where` in `sort`, read with `columns` from `db`.
+// list `list` in `sort`, read with `columns` from `db` through `where`: the
+// same conditions as `list`, possibly written for another plan (a walking
+// range, Condition::walkingSql). Cursors are bound to `list`.
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
-                      const WhereClause& where, const Sort& sort, const std::string& columns,
-                      std::int64_t limit, const std::string& cursor);
+                      const WhereClause& list, const WhereClause& where, const Sort& sort,
+                      const std::string& columns, std::int64_t limit, const std::string& cursor);
+
+// How many matches make a range dense: at least this many, and a walk of
+// the order's index finds a page among them sooner than sorting them all.
+constexpr std::int64_t kDenseRange = 2000;
+
+// True when `where` matches kDenseRange rows or more of `self`'s table
+// (counted through the range's own index, never more than that many).
+bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where);
 
 }  // namespace rapport::query

@@ -58,8 +58,19 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   const query::Compiled& self = query::Access::of(*this);
   const RecordDirectory& records = host.records();
   query::checkOutputs(self, records, list);
-  addFilter(where, list.filter, [&](const std::string& type) { return records.query(type); });
   const Sort sort = sortOf(list.sort);
+  // The filter, and on SQLite the same filter with its ranges walking the
+  // order's index (compiled.h, Condition::walkingSql) for a keyset page.
+  WhereClause walking = where;
+  bool walkable = false;
+  for (query::Condition& c :
+       query::compileFilter(self, list.filter, where.dialect(), where.tenant(),
+                            [&](const std::string& type) { return records.query(type); })) {
+    const bool walks = !c.walkingSql.empty() && c.rangeColumn != sort.column;
+    walking.addBound(walks ? c.walkingSql : c.sql, c.params, c.narrowing);
+    where.addBound(c.sql, c.params, c.narrowing);
+    walkable = walkable || walks;
+  }
   Queryable& db = host.db();
   BoundedReads bounded(host.db());
   const auto shaped = [&](const Result& rows) {
@@ -78,8 +89,10 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
                                       self.schema.countsTable);
     return Response::list(shaped(found.rows), pageMeta(list.page, found.total));
   }
-  query::KeysetPage page = query::keysetPage(bounded, host.secrets(), self, where, sort, columns,
-                                             list.limit, list.cursor);
+  const bool walk = walkable && query::denseRange(bounded, self, where);
+  query::KeysetPage page =
+      query::keysetPage(bounded, host.secrets(), self, where, walk ? walking : where, sort, columns,
+                        list.limit, list.cursor);
   Json meta = Json::object({{"per_page", Json(static_cast<long long>(list.limit))},
                             {"next_cursor", std::move(page.nextCursor)}});
   if (list.count) {

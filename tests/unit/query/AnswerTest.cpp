@@ -83,6 +83,7 @@ class CannedDatabase final : public rapport::Database {
 
   int rows = 0;
   int start = 100;
+  std::int64_t matches = 0;  // what a density probe counts
   std::vector<Statement> statements;
 
   Dialect dialect() const override { return dialect_; }
@@ -90,6 +91,11 @@ class CannedDatabase final : public rapport::Database {
   rapport::Result query(std::string_view sql, const Params& params) override {
     statements.push_back({std::string(sql), params});
     rapport::Result result;
+    if (std::string(sql).starts_with("SELECT COUNT(*) AS n FROM (")) {
+      auto n = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"n"});
+      result.rows.emplace_back(n, std::vector<Value>{Value(static_cast<long long>(matches))});
+      return result;
+    }
     if (std::string(sql).starts_with("SELECT COUNT(*) AS total")) {
       auto total =
           std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"total"});
@@ -224,6 +230,7 @@ class AnswerTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testUnknownFieldsAndIncludesAreRefused);
   CPPUNIT_TEST(testKeysetPagesBindEverything);
   CPPUNIT_TEST(testLastPageHasNoCursor);
+  CPPUNIT_TEST(testDenseRangesWalkTheOrderOnSqlite);
   CPPUNIT_TEST(testMalformedCursorsAreRefused);
   CPPUNIT_TEST(testCursorServesOnlyItsOwnList);
   CPPUNIT_TEST(testNumberedPagesKeepTheirMeta);
@@ -291,6 +298,39 @@ class AnswerTest : public CppUnit::TestFixture {
       }
       CPPUNIT_ASSERT_MESSAGE(page2.sql, value && id);
       CPPUNIT_ASSERT_MESSAGE(page2.sql, !has(page2.sql, "deal_99") && !has(page2.sql, "990"));
+    }
+  }
+
+  // SQLite sorts every match of a range it reads through the range's index:
+  // a dense range (kDenseRange matches or more, probed through that index)
+  // is written "+value" so the page walks the order's index instead. A
+  // sparse one, a range on the sort's own column, and PostgreSQL keep it.
+  // The cursor is the list's either way.
+  void testDenseRangesWalkTheOrderOnSqlite() {
+    const std::string range = R"({"value":{"gte":1000,"lt":2000}})";
+    for (const Dialect dialect : kDialects) {
+      for (const std::int64_t matches : {std::int64_t{10}, std::int64_t{5000}}) {
+        FakeHost host(dialect);
+        host.database.rows = 3;
+        host.database.matches = matches;
+        const Response first = answered(host, deals(), cursorList(range, {}));
+        const Statement& page = host.database.statements.back();
+        assertStatementBound(page);
+        const bool walks = dialect == Dialect::SQLite && matches >= 2000;
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(page.sql, walks, has(page.sql, "+value >= ?"));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(page.sql, walks, has(page.sql, "+value < ?"));
+        // Whichever plan served a page, the next one takes its cursor.
+        host.database.matches = matches >= 2000 ? 10 : 5000;
+        CPPUNIT_ASSERT(answerErrors(host, deals(),
+                                    cursorList(range, {}, (*first.meta)["next_cursor"].asString()))
+                           .empty());
+      }
+      // Sorted by the range's own column: its index serves both.
+      FakeHost host(dialect);
+      host.database.rows = 3;
+      host.database.matches = 5000;
+      answered(host, deals(), cursorList(range, {"-value"}));
+      CPPUNIT_ASSERT(!has(host.database.statements.back().sql, "+value"));
     }
   }
 
@@ -377,9 +417,15 @@ class AnswerTest : public CppUnit::TestFixture {
       list.count = true;
       const Response counted = answered(host, deals(), list);
       CPPUNIT_ASSERT_EQUAL(std::int64_t{7}, (*counted.meta)["total"].asInt());
-      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, host.database.statements.size());
-      const Statement& page = host.database.statements[0];
-      const Statement& count = host.database.statements[1];
+      // The page and the count (on SQLite, after the range's density probe).
+      std::vector<Statement> statements;
+      for (const Statement& statement : host.database.statements) {
+        if (!statement.sql.starts_with("SELECT COUNT(*) AS n FROM ("))
+          statements.push_back(statement);
+      }
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, statements.size());
+      const Statement& page = statements[0];
+      const Statement& count = statements[1];
       assertStatementBound(count);
       // The page's WHERE and values (without its LIMIT) are the count's.
       const std::string where = count.sql.substr(count.sql.find(" WHERE "));
