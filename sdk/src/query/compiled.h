@@ -44,7 +44,8 @@ struct Condition {
   std::string sql;
   Params params;
   bool narrowing = false;
-  // SQLite, a range on a plain column (value >= ?): the same condition with
+  // SQLite, a range on a plain indexed column (value >= ?; a column whose
+  // sort expression is itself): the same condition with
   // the column hidden from the planner ("+value >= ?"). SQLite would take a
   // range's own index and sort every match; hidden, it walks the order's
   // index and stops after the page, which is cheaper when the range is

@@ -243,7 +243,12 @@ class Compiler {
     // "ne": a record whose field is unset does not hold the value either.
     if (op == Op::Ne && f.nullable) c.sql = "(" + f.column + " IS NULL OR " + c.sql + ")";
     const bool range = op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte;
-    if (dialect_ == Dialect::SQLite && range && column == f.column && isPlainColumn(f.column)) {
+    // Only a column sorted by itself: by the convention of record tables
+    // (docs/modules.md, "Indexes") it then has an index of its own, which
+    // the density probe reads; a range on another column is not SQLite's
+    // choice of index and needs no walking form.
+    if (dialect_ == Dialect::SQLite && range && column == f.column && isPlainColumn(f.column) &&
+        sortExpressionOf(f) == f.column) {
       c.walkingSql = "+" + f.column + sql.at(op);
       c.rangeColumn = f.column;
     }

@@ -331,6 +331,12 @@ class AnswerTest : public CppUnit::TestFixture {
       host.database.matches = 5000;
       answered(host, deals(), cursorList(range, {"-value"}));
       CPPUNIT_ASSERT(!has(host.database.statements.back().sql, "+value"));
+      // A column sorted by another expression (probability, nullable: a
+      // coalesce) has no index of its own by convention: no probe, no walk.
+      const std::size_t before = host.database.statements.size();
+      answered(host, deals(), cursorList(R"({"probability":{"gte":50}})", {}));
+      CPPUNIT_ASSERT_EQUAL(before + 1, host.database.statements.size());
+      CPPUNIT_ASSERT(!has(host.database.statements.back().sql, "+probability"));
     }
   }
 
