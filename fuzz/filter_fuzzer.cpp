@@ -40,6 +40,7 @@
 #include "rapport/pagination.h"
 #include "rapport/record_query.h"
 #include "rapport/where.h"
+#include "unit/query/QuerySchemas.h"
 
 namespace {
 
@@ -52,57 +53,13 @@ using rapport::WhereClause;
 
 const std::string kTenant = "comp_fuzz";
 
+// The declarations unit.query tests, shared (tests/unit/query/QuerySchemas.h).
 RecordSchema companies() {
-  return {
-      .recordType = "company",
-      .table = "crm_companies",
-      .fields = {{.name = "name", .column = "name", .nullable = false, .searchable = true},
-                 {.name = "industry", .column = "industry"},
-                 {.name = "size",
-                  .column = "size",
-                  .kind = QueryKind::Enum,
-                  .options = {"small", "medium", "large"}},
-                 {.name = "annual_revenue", .column = "annual_revenue", .kind = QueryKind::Number},
-                 {.name = "founded", .column = "founded", .kind = QueryKind::Date},
-                 {.name = "owner_id", .column = "owner_id", .kind = QueryKind::Id},
-                 {.name = "contact_id",
-                  .column = "contact_id",
-                  .kind = QueryKind::Id,
-                  .reference = "contact"},
-                 {.name = "tags", .column = "tags", .kind = QueryKind::Tags, .sortable = false}},
-      .tagTable = "crm_company_tags",
-      .tagRecordColumn = "crm_company_id",
-      .searchTable = "crm_companies_fts"};
+  return rapport::test::query::companiesSchema();
 }
 
 RecordSchema deals() {
-  return {
-      .recordType = "deal",
-      .table = "deals",
-      .fields = {{.name = "title", .column = "title", .nullable = false, .searchable = true},
-                 {.name = "status",
-                  .column = "status",
-                  .kind = QueryKind::Enum,
-                  .options = {"open", "won", "lost"},
-                  .nullable = false},
-                 {.name = "value", .column = "value", .kind = QueryKind::Number, .nullable = false},
-                 {.name = "probability", .column = "probability", .kind = QueryKind::Number},
-                 {.name = "expected_close_date",
-                  .column = "expected_close_date",
-                  .kind = QueryKind::Date},
-                 {.name = "closed_at", .column = "closed_at", .kind = QueryKind::DateTime},
-                 {.name = "archived", .column = "archived", .kind = QueryKind::Boolean},
-                 {.name = "company_id",
-                  .column = "crm_company_id",
-                  .kind = QueryKind::Id,
-                  .reference = "company"},
-                 {.name = "owner_id", .column = "owner_id", .kind = QueryKind::Id},
-                 {.name = "tags", .column = "tags", .kind = QueryKind::Tags, .sortable = false}},
-      .tagTable = "deal_tags",
-      .tagRecordColumn = "deal_id",
-      .searchTable = "deals_fts",
-      .includes = {},
-      .countsTable = "deal_counts"};
+  return rapport::test::query::dealsSchema();
 }
 
 const RecordQuery& query() {

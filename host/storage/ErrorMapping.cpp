@@ -61,8 +61,7 @@ bool isForeignKeyViolation(std::string_view message, std::string_view state) {
 bool isBusy(std::string_view message, std::string_view state) {
   return state == "40P01" || state == "40001" || state == "55P03" || state == "57014" ||
          contains(message, "database is locked") || contains(message, "database table is locked") ||
-         message == "interrupted" || contains(message, "SQLITE_INTERRUPT") ||
-         contains(message, ": interrupted");
+         contains(message, "SQLite: interrupted");
 }
 
 DbError fromMessage(const std::string& message) {

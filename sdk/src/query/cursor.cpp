@@ -37,16 +37,6 @@ std::string fromUrlSafe(std::string_view text) {
   return out;
 }
 
-Json toJson(const Value& value) {
-  if (const auto* i = std::get_if<std::int64_t>(&value.variant())) {
-    return Json(static_cast<long long>(*i));
-  }
-  if (const auto* b = std::get_if<bool>(&value.variant())) return Json(*b);
-  if (const auto* d = std::get_if<double>(&value.variant())) return Json(*d);
-  if (value.isNull()) return Json();
-  return Json(value.asString());
-}
-
 Value fromJson(const Json& json) {
   switch (json.type()) {
     case Json::Type::Int:
@@ -72,7 +62,7 @@ std::string listSignature(const std::string& recordType, const WhereClause& wher
                           const Sort& sort) {
   std::string text = recordType + "\n" + where.sql() + "\n" + orderByClause(sort) + "\n";
   for (const Value& value : where.params()) {
-    toJson(value).dumpTo(text);
+    value.toJson().dumpTo(text);
     text += ",";
   }
   return sha256Hex(text).substr(0, 32);
@@ -80,7 +70,7 @@ std::string listSignature(const std::string& recordType, const WhereClause& wher
 
 std::string sealCursor(const SecretBox& box, const std::string& signature, const CursorKey& key) {
   Json values = Json::array();
-  for (const Value& value : key.values) values.push(toJson(value));
+  for (const Value& value : key.values) values.push(value.toJson());
   const Json payload = Json::object({{"s", signature}, {"k", std::move(values)}, {"i", key.id}});
   return toUrlSafe(box.seal(payload.dump(), kContext));
 }

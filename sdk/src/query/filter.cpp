@@ -210,7 +210,7 @@ class Compiler {
       case Op::Nin:
         return membership(f, op == Op::Nin, operand, path);
       case Op::Contains:
-        return f.kind == QueryKind::Tags ? holdsTag(self, f, operand, path)
+        return f.kind == QueryKind::Tags ? holdsTag(self, operand, path)
                                          : containsText(self, f, operand, path);
       case Op::StartsWith:
         return {"lower(" + f.column + ") LIKE ? ESCAPE '\\'",
@@ -298,9 +298,7 @@ class Compiler {
     return c;
   }
 
-  Condition holdsTag(const Compiled& self, const QueryField& f, const Json& operand,
-                     const std::string& path) {
-    (void)f;
+  Condition holdsTag(const Compiled& self, const Json& operand, const std::string& path) {
     const std::string tag = toLower(trim(text(operand, path)));
     if (tag.empty()) refuse(path, "The " + path + " must name a tag.");
     return {"id IN (SELECT " + self.schema.tagRecordColumn + " FROM " + self.schema.tagTable +
