@@ -31,6 +31,22 @@ bench_deals() {
   done
 }
 
+# deal_counters_sql: the SQL that recomputes the tenant's deal counters
+# (deal_counts, deal_stage_totals) the deals module's triggers keep, after a
+# seeding that ran with them off.
+deal_counters_sql() {
+  cat <<SQL
+DELETE FROM deal_counts WHERE company_id = '$COMPANY_ID';
+INSERT INTO deal_counts (company_id, slot, total)
+  SELECT company_id, 0, COUNT(*) FROM deals WHERE company_id = '$COMPANY_ID' GROUP BY company_id;
+DELETE FROM deal_stage_totals WHERE company_id = '$COMPANY_ID';
+INSERT INTO deal_stage_totals (company_id, pipeline_id, stage_id, slot, deals_count, deals_value)
+  SELECT company_id, pipeline_id, stage_id, 0, COUNT(*), SUM(value) FROM deals
+  WHERE company_id = '$COMPANY_ID' AND status = 'open'
+  GROUP BY company_id, pipeline_id, stage_id;
+SQL
+}
+
 # seed_deals ROWS: ROWS open deals with SQL in PIPELINE_ID, spread over its
 # three stages (row i in stage i mod 3, value i cents), then the counters the
 # deals module's triggers keep (deal_counts, deal_stage_totals) recomputed for
@@ -63,14 +79,7 @@ INSERT INTO deals (id, company_id, title, pipeline_id, stage_id, status, value, 
          'Seeded deal ' || i, '$PIPELINE_ID', $stage, 'open', i, 'USD', '$USER_ID', 10, '[]',
          1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
   FROM n;
-DELETE FROM deal_counts WHERE company_id = '$COMPANY_ID';
-INSERT INTO deal_counts (company_id, slot, total)
-  SELECT company_id, 0, COUNT(*) FROM deals WHERE company_id = '$COMPANY_ID' GROUP BY company_id;
-DELETE FROM deal_stage_totals WHERE company_id = '$COMPANY_ID';
-INSERT INTO deal_stage_totals (company_id, pipeline_id, stage_id, slot, deals_count, deals_value)
-  SELECT company_id, pipeline_id, stage_id, 0, COUNT(*), SUM(value) FROM deals
-  WHERE company_id = '$COMPANY_ID' AND status = 'open'
-  GROUP BY company_id, pipeline_id, stage_id;
+$(deal_counters_sql)
 COMMIT;
 SQL
     [ "$ENGINE" = sqlite ] || echo "VACUUM ANALYZE deals;"
@@ -165,14 +174,7 @@ SELECT 'deal_seed' || $pad, '$COMPANY_ID', 'Seeded deal ' || i, '$PIPELINE_ID', 
        CASE WHEN status = 'lost' THEN coalesce(close_date, '2024-01-01') END,
        1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
 FROM p;
-DELETE FROM deal_counts WHERE company_id = '$COMPANY_ID';
-INSERT INTO deal_counts (company_id, slot, total)
-  SELECT company_id, 0, COUNT(*) FROM deals WHERE company_id = '$COMPANY_ID' GROUP BY company_id;
-DELETE FROM deal_stage_totals WHERE company_id = '$COMPANY_ID';
-INSERT INTO deal_stage_totals (company_id, pipeline_id, stage_id, slot, deals_count, deals_value)
-  SELECT company_id, pipeline_id, stage_id, 0, COUNT(*), SUM(value) FROM deals
-  WHERE company_id = '$COMPANY_ID' AND status = 'open'
-  GROUP BY company_id, pipeline_id, stage_id;
+$(deal_counters_sql)
 COMMIT;
 SQL
     if [ "$ENGINE" = sqlite ]; then
