@@ -4,6 +4,9 @@
 // keyset.cpp's, the records' shape shape.cpp's, the API document doc.cpp's.
 #include "rapport/record_query.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "compiled.h"
 #include "keyset.h"
 #include "rapport/list.h"
@@ -59,18 +62,23 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   const RecordDirectory& records = host.records();
   query::checkOutputs(self, records, list);
   const Sort sort = sortOf(list.sort);
-  // The filter, and on SQLite the same filter with its ranges walking the
-  // order's index (compiled.h, Condition::walkingSql) for a keyset page.
-  WhereClause walking = where;
-  bool walkable = false;
-  for (query::Condition& c :
-       query::compileFilter(self, list.filter, where.dialect(), where.tenant(),
-                            [&](const std::string& type) { return records.query(type); })) {
-    const bool walks = !c.walkingSql.empty() && c.rangeColumn != sort.column;
-    walking.addBound(walks ? c.walkingSql : c.sql, c.params, c.narrowing);
-    where.addBound(c.sql, c.params, c.narrowing);
-    walkable = walkable || walks;
+  const std::vector<query::Condition> conditions =
+      query::compileFilter(self, list.filter, where.dialect(), where.tenant(),
+                           [&](const std::string& type) { return records.query(type); });
+  // On SQLite a keyset page may read a range through the order's index
+  // instead (compiled.h, Condition::walkingSql): that second clause is only
+  // built when the list has such a range.
+  const auto walks = [&](const query::Condition& c) {
+    return !c.walkingSql.empty() && c.rangeColumn != sort.column;
+  };
+  std::optional<WhereClause> walking;
+  if (list.cursorMode && std::any_of(conditions.begin(), conditions.end(), walks)) {
+    walking = where;
+    for (const query::Condition& c : conditions) {
+      walking->addBound(walks(c) ? c.walkingSql : c.sql, c.params, c.narrowing);
+    }
   }
+  for (const query::Condition& c : conditions) where.addBound(c.sql, c.params, c.narrowing);
   Queryable& db = host.db();
   BoundedReads bounded(host.db());
   const auto shaped = [&](const Result& rows) {
@@ -89,10 +97,10 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
                                       self.schema.countsTable);
     return Response::list(shaped(found.rows), pageMeta(list.page, found.total));
   }
-  const bool walk = walkable && query::denseRange(bounded, self, where);
+  const bool walk = walking && query::denseRange(bounded, self, where);
   query::KeysetPage page =
-      query::keysetPage(bounded, host.secrets(), self, where, walk ? walking : where, sort, columns,
-                        list.limit, list.cursor);
+      query::keysetPage(bounded, host.secrets(), self, where, walk ? *walking : where, sort,
+                        columns, list.limit, list.cursor);
   Json meta = Json::object({{"per_page", Json(static_cast<long long>(list.limit))},
                             {"next_cursor", std::move(page.nextCursor)}});
   if (list.count) {
