@@ -6,13 +6,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "ContactsStore.h"
-#include "ContactsTables.h"
+#include "ContactsResource.h"
 #include "rapport/ids.h"
+#include "rapport/tags.h"
 #include "rapport/time.h"
 #include "storage/Migrator.h"
 #include "storage/SqlDatabase.h"
@@ -30,7 +31,19 @@ using rapport::test::ExplainingQueryable;
 using rapport::test::has;
 using rapport::test::RecordingTx;
 using rapport::test::scansWholeTable;
-using rapport::test::where;
+
+// The list's historic query parameters, as a request sends them.
+std::map<std::string, std::string> where(const std::string& name, const std::string& value) {
+  return {{name, value}};
+}
+
+const rapport::Resource& contactsResource() {
+  static const rapport::Resource resource(contacts::contactsSpec());
+  return resource;
+}
+
+// The record engine's tag table of contacts.
+constexpr rapport::TagTable kTags{"contact_tags", "contact_id", "contacts", "contact_tag_counts"};
 
 const std::string kTenant = "comp_tenant";
 const std::string kOtherTenant = "comp_other";
@@ -62,16 +75,15 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
         const std::int64_t now = rapport::nowMicros();
         for (int i = 0; i < 1500; ++i) {
           const std::string n = std::to_string(i);
-          contacts::store::insert(tx, rapport::newId("cont_"),
-                                  {.name = "Person " + n,
-                                   .email = "person" + n + "@" + tenant + ".example",
-                                   .phone = "+1 555 " + n,
-                                   .jobTitle = std::nullopt,
-                                   .crmCompanyId = "comp_c" + std::to_string(i % 50),
-                                   .ownerId = "user_u" + std::to_string(i % 10),
-                                   .tags = {"tag" + std::to_string(i % 100)},
-                                   .notes = std::nullopt},
-                                  now + i);
+          const std::string id = rapport::newId("cont_");
+          const std::vector<std::string> tags = {"tag" + std::to_string(i % 100)};
+          tx.exec(
+              "INSERT INTO contacts (id, company_id, name, email, phone, crm_company_id, "
+              "owner_id, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              {id, tenant, "Person " + n, "person" + n + "@" + tenant + ".example", "+1 555 " + n,
+               "comp_c" + std::to_string(i % 50), "user_u" + std::to_string(i % 10),
+               rapport::tagsToJsonText(tags), now + i, now + i});
+          rapport::replaceTagRows(tx, kTags, id, tags);
         }
       });
     }
@@ -98,7 +110,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
   // Plans of the page and count queries of a contacts list; checks the result
   // size. A narrowed list (a search of 3 characters or more) counts its
   // matches in the page's statement: one plan (rapport::selectPage).
-  static std::vector<std::string> contactPlans(const contacts::ContactFilter& filter,
+  static std::vector<std::string> contactPlans(const std::map<std::string, std::string>& query,
                                                std::int64_t expectedTotal,
                                                std::size_t statements = 2) {
     std::vector<std::string> plans;
@@ -106,9 +118,11 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
       ExplainingQueryable explaining(db);
       // The page as the list runs it (the record query engine pages through
       // rapport::selectPage, newest first).
+      rapport::Request request;
+      request.query = query;
       const rapport::ListPage page =
-          rapport::selectPage(explaining, contacts::store::columns(), "contacts",
-                              contacts::store::whereOf(explaining.dialect(), kTenant, filter),
+          rapport::selectPage(explaining, contactsResource().columns(), "contacts",
+                              contactsResource().where(request, explaining.dialect(), kTenant),
                               {.column = "created_at", .descending = true},
                               {.page = 1, .perPage = 20}, "contact_counts");
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(explaining.plans), expectedTotal, page.total);
@@ -167,8 +181,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
 
   void testContactSearchUsesTheTrigramIndex() {
     // Only Person 123 has "person123@" in its e-mail.
-    for (const std::string& plan :
-         contactPlans(where(&contacts::ContactFilter::search, "PERSON123@"), 1, 1)) {
+    for (const std::string& plan : contactPlans(where("search", "PERSON123@"), 1, 1)) {
       if (onSqlite()) {
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_search VIRTUAL TABLE"));
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "USING INTEGER PRIMARY KEY (rowid=?)"));
@@ -178,14 +191,13 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "Seq Scan"));
       }
     }
-    contactPlans(where(&contacts::ContactFilter::search, "555 123"), 11, 1);
+    contactPlans(where("search", "555 123"), 11, 1);
   }
 
   void testShortContactSearchStaysInTheTenant() {
     // Shorter than a trigram: SQLite scans the tenant's rows through the
     // tenant index (documented); PostgreSQL decides with its statistics.
-    for (const std::string& plan :
-         contactPlans(where(&contacts::ContactFilter::search, "99"), 24)) {
+    for (const std::string& plan : contactPlans(where("search", "99"), 24)) {
       if (onSqlite()) {
         CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "(company_id=?)"));
         CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
@@ -199,7 +211,8 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
     std::vector<std::pair<std::string, Params>> deletes;
     db().transaction(kTenant, [&](rapport::Tx& tx) {
       RecordingTx recording(tx);
-      contacts::store::remove(recording, "cont_absent");
+      // What the record engine's delete runs first (rapport::deleteTagRows).
+      rapport::deleteTagRows(recording, kTags, "cont_absent");
       deletes = recording.deletes;
     });
     CPPUNIT_ASSERT(!deletes.empty());
@@ -215,15 +228,12 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
     } else {
       CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contact_tags_pkey"));
     }
-    assertLoneTagFilterUsesTheTagIndex(
-        contactPlans(where(&contacts::ContactFilter::tag, "TAG7"), 15), "contacts", "contact_tags",
-        "contact_tag_counts");
-    for (const std::string& plan :
-         contactPlans(where(&contacts::ContactFilter::companyId, "comp_c7"), 30)) {
+    assertLoneTagFilterUsesTheTagIndex(contactPlans(where("tag", "TAG7"), 15), "contacts",
+                                       "contact_tags", "contact_tag_counts");
+    for (const std::string& plan : contactPlans(where("company_id", "comp_c7"), 30)) {
       CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_crm_company"));
     }
-    for (const std::string& plan :
-         contactPlans(where(&contacts::ContactFilter::ownerId, "user_u3"), 150)) {
+    for (const std::string& plan : contactPlans(where("owner_id", "user_u3"), 150)) {
       if (onSqlite()) CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
     }
     // The unfiltered total reads the tenant's row of contact_counts (kept by

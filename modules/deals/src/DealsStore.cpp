@@ -1,146 +1,12 @@
-// SQL of the deals module. Statements use "?" on both engines, with no
-// dialect branch (row locks come from rapport::selectRecord, the search's
-// branch from rapport::addTextSearch).
+// SQL of the deals module beyond the record engine's: the pipelines'
+// counters and the deletion guards. Statements use "?" on both engines.
 #include "DealsStore.h"
 
-#include "rapport/list.h"
-#include "rapport/record_lookup.h"
-#include "rapport/search.h"
-#include "rapport/tags.h"
-#include "rapport/where.h"
+namespace deals {
+namespace store {
 
-namespace deals::store {
-namespace {
-
-using rapport::Dialect;
 using rapport::Queryable;
 using rapport::Tx;
-
-// The columns every read returns, in the order DealsJson shows them.
-const std::string kColumns =
-    "id, title, pipeline_id, stage_id, status, value, currency, contact_id, crm_company_id, "
-    "owner_id, expected_close_date, probability, tags, notes, won_at, lost_at, lost_reason, "
-    "created_at, updated_at";
-
-// The tag filter's table: one row per tag of a deal.
-constexpr rapport::TagTable kTags{"deal_tags", "deal_id", "deals", "deal_tag_counts"};
-
-}  // namespace
-
-const std::string& columns() {
-  return kColumns;
-}
-
-// Every filter is served by an index led by company_id (docs/modules/deals.md):
-// the search by the trigram index on search_text, the tag by deal_tags, the
-// others by deals_<filter> (company_id, <column>, created_at, id).
-rapport::WhereClause whereOf(Dialect dialect, const std::string& tenant, const DealFilter& filter) {
-  rapport::WhereClause where(dialect, tenant);
-  if (filter.search) rapport::addTextSearch(where, "deals_search", *filter.search);
-  if (filter.tag) rapport::addTagFilter(where, kTags, *filter.tag);
-  if (filter.status) where.add("status = ?", {*filter.status});
-  if (filter.pipelineId) where.add("pipeline_id = ?", {*filter.pipelineId});
-  if (filter.stageId) where.add("stage_id = ?", {*filter.stageId});
-  if (filter.contactId) where.add("contact_id = ?", {*filter.contactId});
-  if (filter.companyId) where.add("crm_company_id = ?", {*filter.companyId});
-  if (filter.ownerId) where.add("owner_id = ?", {*filter.ownerId});
-  return where;
-}
-
-std::optional<rapport::Row> find(Queryable& db, const std::string& tenant, const std::string& id,
-                                 rapport::RecordLock lock) {
-  return rapport::selectRecord(db, kColumns, "deals", tenant, id, rapport::rowLockFor(lock));
-}
-
-std::optional<rapport::Row> findForUpdate(Tx& tx, const std::string& id) {
-  return rapport::selectRecord(tx, kColumns, "deals", tx.companyId(), id, rapport::RowLock::Update);
-}
-
-bool exists(Queryable& db, const std::string& tenant, const std::string& id,
-            rapport::RecordLock lock) {
-  return rapport::selectRecord(db, "1", "deals", tenant, id, rapport::rowLockFor(lock)).has_value();
-}
-
-Deal fromRow(const rapport::Row& row) {
-  return Deal{.title = row.str("title"),
-              .pipelineId = row.str("pipeline_id"),
-              .stageId = row.str("stage_id"),
-              .status = row.str("status"),
-              .value = row.i64("value"),
-              .currency = row.str("currency"),
-              .contactId = row.optStr("contact_id"),
-              .crmCompanyId = row.optStr("crm_company_id"),
-              .ownerId = row.optStr("owner_id"),
-              .expectedCloseDate = row.optStr("expected_close_date"),
-              .probability = row.i64("probability"),
-              .tags = rapport::tagsFromJsonText(row.str("tags")),
-              .notes = row.optStr("notes"),
-              .wonAt = row.optStr("won_at"),
-              .lostAt = row.optStr("lost_at"),
-              .lostReason = row.optStr("lost_reason")};
-}
-
-void insert(Tx& tx, const std::string& id, const Deal& d, std::int64_t now) {
-  tx.exec(
-      "INSERT INTO deals (id, company_id, title, pipeline_id, stage_id, status, value, currency, "
-      "contact_id, crm_company_id, owner_id, expected_close_date, probability, tags, notes, "
-      "won_at, lost_at, lost_reason, created_at, updated_at) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      {id,
-       tx.companyId(),
-       d.title,
-       d.pipelineId,
-       d.stageId,
-       d.status,
-       d.value,
-       d.currency,
-       d.contactId,
-       d.crmCompanyId,
-       d.ownerId,
-       d.expectedCloseDate,
-       d.probability,
-       rapport::tagsToJsonText(d.tags),
-       d.notes,
-       d.wonAt,
-       d.lostAt,
-       d.lostReason,
-       now,
-       now});
-  rapport::replaceTagRows(tx, kTags, id, d.tags);
-}
-
-void update(Tx& tx, const std::string& id, const Deal& d,
-            const std::vector<std::string>& tagsBefore, std::int64_t now) {
-  // The totals' trigger (0006_deal_stage_totals.sql) follows status,
-  // pipeline_id, stage_id and value.
-  tx.exec(
-      "UPDATE deals SET title = ?, pipeline_id = ?, stage_id = ?, status = ?, value = ?, "
-      "currency = ?, contact_id = ?, crm_company_id = ?, owner_id = ?, expected_close_date = ?, "
-      "probability = ?, tags = ?, notes = ?, won_at = ?, lost_at = ?, lost_reason = ?, "
-      "updated_at = ? WHERE company_id = ? AND id = ?",
-      {d.title, d.pipelineId, d.stageId, d.status, d.value, d.currency, d.contactId, d.crmCompanyId,
-       d.ownerId, d.expectedCloseDate, d.probability, rapport::tagsToJsonText(d.tags), d.notes,
-       d.wonAt, d.lostAt, d.lostReason, now, tx.companyId(), id});
-  if (d.tags != tagsBefore) rapport::replaceTagRows(tx, kTags, id, d.tags);
-}
-
-bool remove(Tx& tx, const std::string& id) {
-  rapport::deleteTagRows(tx, kTags, id);
-  return tx.exec("DELETE FROM deals WHERE company_id = ? AND id = ?", {tx.companyId(), id}) > 0;
-}
-
-void unlinkContact(Tx& tx, const std::string& contactId, std::int64_t now) {
-  tx.exec(
-      "UPDATE deals SET contact_id = NULL, updated_at = ? WHERE company_id = ? AND contact_id = ?",
-      {now, tx.companyId(), contactId});
-}
-
-void unlinkCompany(Tx& tx, const std::string& crmCompanyId, std::int64_t now) {
-  tx.exec(
-      "UPDATE deals SET crm_company_id = NULL, updated_at = ? "
-      "WHERE company_id = ? AND crm_company_id = ?",
-      {now, tx.companyId(), crmCompanyId});
-}
 
 bool anyInStage(Tx& tx, const std::string& stageId) {
   return !tx.query("SELECT 1 FROM deals WHERE company_id = ? AND stage_id = ? LIMIT 1",
@@ -175,4 +41,61 @@ PipelineTotals stageTotals(Queryable& db, const std::string& tenant,
   return totals;
 }
 
-}  // namespace deals::store
+}  // namespace store
+
+using rapport::Json;
+
+void augmentPipelines(rapport::Queryable& db, const std::string& companyId,
+                      Json::Array& pipelines) {
+  std::vector<std::string> ids;
+  for (const Json& pipeline : pipelines) {
+    if (pipeline["id"].isString()) ids.push_back(pipeline["id"].asString());
+  }
+  const PipelineTotals totals = store::stageTotals(db, companyId, ids);
+  static const std::map<std::string, StageTotals> kNone;
+  for (Json& pipeline : pipelines) {
+    if (!pipeline["id"].isString()) continue;
+    const auto found = totals.find(pipeline["id"].asString());
+    const std::map<std::string, StageTotals>& stages =
+        found == totals.end() ? kNone : found->second;
+    StageTotals sum;
+    for (const auto& [stageId, stageTotals] : stages) {
+      sum.count += stageTotals.count;
+      sum.value += stageTotals.value;
+    }
+    pipeline.set("deals_count", sum.count);
+    pipeline.set("deals_value", sum.value);
+    Json* stageList = pipeline.find("stages");
+    if (stageList == nullptr || !stageList->isArray()) continue;
+    for (Json& stage : stageList->asArray()) {
+      if (!stage["id"].isString()) continue;
+      const auto own = stages.find(stage["id"].asString());
+      const StageTotals t = own == stages.end() ? StageTotals{} : own->second;
+      stage.set("deals_count", t.count);
+      stage.set("deals_value", t.value);
+    }
+  }
+}
+
+void augmentStages(rapport::Queryable& db, const std::string& companyId, Json::Array& stages) {
+  std::vector<std::string> pipelineIds;
+  for (const Json& stage : stages) {
+    if (stage["pipeline_id"].isString()) pipelineIds.push_back(stage["pipeline_id"].asString());
+  }
+  const PipelineTotals totals = store::stageTotals(db, companyId, pipelineIds);
+  for (Json& stage : stages) {
+    if (!stage["pipeline_id"].isString() || !stage["id"].isString()) continue;
+    StageTotals own;
+    if (const auto pipeline = totals.find(stage["pipeline_id"].asString());
+        pipeline != totals.end()) {
+      if (const auto found = pipeline->second.find(stage["id"].asString());
+          found != pipeline->second.end()) {
+        own = found->second;
+      }
+    }
+    stage.set("deals_count", own.count);
+    stage.set("deals_value", own.value);
+  }
+}
+
+}  // namespace deals

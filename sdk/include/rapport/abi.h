@@ -124,8 +124,24 @@
 //   7.1: db.h: Database::queryBounded (appended): a read bounded by the
 //        operator's statement deadline (database.query_timeout), which the
 //        record query engine's lists use (503 with Retry-After past it).
-#define RAPPORT_SDK_ABI_MAJOR 7
-#define RAPPORT_SDK_ABI_MINOR 1
+//   8.0: the record engine (issue 22): resource.h's Resource grown until a
+//        record module is a declaration. FieldKind DateTime, Enum, Tags,
+//        Reference and Related; ResourceField column, anyCase, indexed,
+//        options, references (ResourceReference: the directory's lock, the
+//        module that owns the type, sub-lists, unlinking), access
+//        (FieldAccess: create-only, read-only), changeMessage,
+//        sortExpression and description; ResourceSpec title, titlePlural,
+//        schemaName, storage (ResourceStorage: the engine's migration of the
+//        table, its indexes, search and listing tables), rules
+//        (ResourceRules: check, beforeWrite in the write's transaction,
+//        listFilters and listParameters), actions (ResourceAction,
+//        ActionContext, ActionOutcome) and the API document's create and
+//        delete sentences; Resource::migration; validate and where take the
+//        modules that are not enabled; Resource::sortColumns is gone (every
+//        field sorts, record_query.h). A PATCH that changes nothing writes
+//        nothing and emits nothing.
+#define RAPPORT_SDK_ABI_MAJOR 8
+#define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

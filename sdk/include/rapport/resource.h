@@ -64,9 +64,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +82,8 @@
 #include "rapport/query.h"
 #include "rapport/record_query.h"
 #include "rapport/roles.h"
+#include "rapport/validation.h"
+#include "rapport/where.h"
 
 namespace rapport {
 
@@ -93,9 +97,53 @@ enum class FieldKind {
   Boolean,   // true or false
   Date,      // "YYYY-MM-DD", a real calendar date
   Currency,  // a 3-letter upper-case code ("USD"), as deals' currency
+  // Since 8.0:
+  DateTime,   // ISO-8601 date-time (Validator::timestamp); stored as BIGINT
+              // microseconds, answered as the host's timestamps
+  Enum,       // one of `options` ("The selected <name> is invalid.")
+  Tags,       // up to 50 tags (Validator::tags); stored as a JSON array in its
+              // column and one row per tag in the listing tag table; ?tag=
+              // and filter {"tags": {"contains": ...}}; a null sent clears
+  Reference,  // the id of a record of references[0].recordType (below)
+  Related,    // {"type", "id"} or null: one record of any of references'
+              // types; two columns, <column>_type and <column>_id
 };
 
-// One field of a resource: its API name (also its column's name) and rules.
+// Who may write a field.
+enum class FieldAccess {
+  Writable,    // create and PATCH
+  CreateOnly,  // set on create; a PATCH may send the current value (null
+               // included), another answers 422 changeMessage, by default
+               // "The <name> cannot be changed after creation."
+  ReadOnly,    // written only by the module (rules, actions); ignored in bodies
+};
+
+// Where a Reference or Related field points (since 8.0).
+struct ResourceReference {
+  // The record type in the directory (records.h): "company".
+  std::string recordType = "";
+  // The 404 when the id is not such a record of the company: "Company not found."
+  std::string notFound = "";
+  // The module that owns the type, when it is optional: while it is not
+  // enabled the field refuses every value (422 "The <name> field cannot be
+  // used: the <module> module is not enabled."; for a Related type "The
+  // related type <type> is not available: the <module> module is not
+  // enabled."), its filter refuses too, and the sub-list is not served.
+  // Empty: always there (a host type such as "user").
+  std::string module = "";
+  // Optional: the referenced record's sub-list of these records,
+  // "/crm/companies/{id}/contacts": the list's parameters, limited to the
+  // records pointing at {id}; 404 parentNotFound when {id} is not such a
+  // record.
+  std::string subList = "";
+  std::string parentNotFound = "";  // empty: notFound
+  // A deleted referenced record leaves these records pointing at nothing
+  // (the field null, updated_at now) in the delete's transaction, without
+  // events. False: the module decides (a guard, say).
+  bool unlinkOnDelete = true;
+};
+
+// One field of a resource: its API name, its column and rules.
 struct ResourceField {
   // Lower case, digits and '_'; not id, company_id, created_at, updated_at,
   // search_text or seq.
@@ -116,19 +164,142 @@ struct ResourceField {
   std::optional<Json> defaultValue = std::nullopt;
   // Unique per company (the unique index refuses a duplicate): the write
   // answers 409 with uniqueMessage, by default "A <noun> with this <name>
-  // already exists.". At most one field of a resource is unique.
+  // already exists.". At most one field of a resource is unique; the batch
+  // route upserts by it.
   bool unique = false;
   std::string uniqueMessage = "";
   // Part of search_text: ?search= matches it as a substring, in any case.
   bool searchable = false;
   // ?<name>=<value> keeps the records whose field equals the value (Boolean:
-  // "true" or "false"; Integer and Money: an integer; text kinds: exactly,
-  // Email lower-cased). A blank value is ignored; a malformed one is a 422.
+  // "true" or "false"; Integer and Money: an integer; Enum: one of options;
+  // text kinds: exactly, Email lower-cased, or in any case with anyCase).
+  // A blank value is ignored; a malformed one is a 422.
   bool filterable = false;
-  // ?sort=<name> and ?sort=-<name> order by sortExpression(field). A sortable
+  // An index serves ?sort=<name> (every field but Tags sorts, indexed or
+  // not, record_query.h): (company_id, sortExpression, id). A sortable
   // Boolean needs a default or required; a nullable sortable Integer needs
   // min >= 0 (a null sorts as -1).
   bool sortable = false;
+  // --- Since 8.0 ---
+  // The column, when it is not the field's name ("crm_company_id" for
+  // company_id); for Related the prefix of its two columns.
+  std::string column = "";
+  // The ?<name>= filter compares in any case (its index is on lower(column)).
+  bool anyCase = false;
+  // An index (company_id, column, created_at, id) for the exact comparisons
+  // of the query language and the one-hop paths through this field, beside
+  // the any-case one. Implied by a filterable field without anyCase.
+  bool indexed = false;
+  // Enum: the values allowed, in the API document's order.
+  std::vector<std::string> options = {};
+  // Reference: exactly one; Related: one per type it may point to.
+  std::vector<ResourceReference> references = {};
+  FieldAccess access = FieldAccess::Writable;
+  // CreateOnly: the 422 for a PATCH that changes it.
+  std::string changeMessage = "";
+  // Overrides sortExpression(field) for the sort and its index: where unset
+  // values sort is the module's choice ("coalesce(expected_close_date,
+  // '9999-12-32')" puts undated deals last).
+  std::string sortExpression = "";
+  // The field's sentence in the API document.
+  std::string description = "";
+};
+
+// The tables of a resource (since 8.0): the engine's migration, or the
+// module's own with the engine's names for the listing tables.
+struct ResourceStorage {
+  // The id of the migration the engine writes, "0008_crm_companies": the
+  // table, its indexes and its search index from the fields, on both
+  // engines (the rules are under "The table" at the top), followed by the
+  // listing tables of listing_tables.h (the count, and the tags when a field
+  // is Tags). Empty: the module writes its table in its own migrations (a
+  // table older than the engine's rules; deals).
+  std::string migration = "";
+  // The module's hand-written migrations the generated one stands for
+  // (Migration::replaces, db.h): the upgrade path of a module moving to it.
+  std::vector<std::string> replaces = {};
+  // "<record>_id", the listing tables' names (listing_tables.h):
+  // "crm_company_id" gives crm_company_counts, crm_company_tags and
+  // crm_company_tag_counts, which lists and tags then use. Required with
+  // `migration` or a Tags field; with a migration of its own, the module
+  // registers listingTablesMigration itself.
+  std::string recordColumn = "";
+};
+
+// Which request a body is validated for.
+enum class ResourceWrite { Create, Update };
+
+// The values a validated body writes, column by column, in field order: on
+// Create every field (an absent one as its default, or null); on Update only
+// the fields sent (a sent null as the field's default, or null). Tags are
+// written as their JSON text; a Related field as its two columns.
+using ResourceValues = std::vector<std::pair<std::string, Value>>;
+
+// A write about to happen, as a module's rules see it (since 8.0).
+struct ResourceChange {
+  ResourceWrite write;
+  const Json& body;        // the request's body
+  const Json* current;     // the record as GET shows it (Update); nullptr on Create
+  ResourceValues& values;  // the columns to write; rules may change or add them
+};
+
+// The rules that are truly a module's own, run by the engine (since 8.0).
+// Each may throw rapport::Error (its status and envelope are the answer).
+struct ResourceRules {
+  // Beside the fields' rules, on the same Validator (its messages join the
+  // same 422): "use the stage route to move a deal".
+  std::function<void(Validator&, ResourceWrite)> check = nullptr;
+  // In the write's transaction, after the references are checked and locked
+  // and before the row is written: checks between fields and records ("the
+  // stage belongs to the pipeline") and derived values.
+  std::function<void(Tx&, ResourceChange&)> beforeWrite = nullptr;
+  // The list's historic query parameters beyond the fields' own filters
+  // (?scheduled_from=): add conditions, or messages to `errors` (one 422).
+  std::function<void(const Request&, WhereClause&, FieldErrors&)> listFilters = nullptr;
+  // The query parameters listFilters reads, for the API document:
+  // {"scheduled_from", schema::timestamp("...")} (api_doc.h).
+  std::vector<std::pair<std::string, Json>> listParameters = {};
+};
+
+// What an action did (since 8.0).
+struct ActionOutcome {
+  // The columns to write; empty with changed: only updated_at.
+  ResourceValues values = {};
+  // False: nothing to change (no write, no event; the answer is the record).
+  bool changed = true;
+  // Members added to the event's data beside the record ("previous_stage_id").
+  Json eventExtras = Json::object();
+};
+
+// What an action sees (since 8.0).
+struct ActionContext {
+  const Request& request;
+  const Json& current;  // the record as GET shows it, locked until the commit
+  Tx& tx;
+  std::int64_t now;  // the write's time: updated_at, and a completed_at set now
+};
+
+// A state change beside PATCH: POST <path>/{id}/win (since 8.0). The engine
+// reads the record locked in its transaction (404 notFound), calls `apply`,
+// writes the values with updated_at, emits `event` with the record (and the
+// extras) and answers 200 `message` with the record.
+struct ResourceAction {
+  std::string method = "POST";
+  std::string path = "";  // below the record: "/win" serves <path>/{id}/win
+  // "crm.deal.won": declared by the engine with eventDescription ("A deal
+  // was marked won."). An action may emit one of the resource's own three
+  // (reopen emits <prefix>.updated); a description then replaces the
+  // default one ("A deal was updated or reopened.").
+  std::string event = "";
+  std::string eventDescription = "";
+  std::string message = "";      // "Deal won."
+  std::string summary = "";      // the API document's summary
+  std::string description = "";  // and its description
+  Json body = Json();            // the body's schema (api_doc.h); null: none
+  std::vector<int> errors = {};  // statuses beyond the usual ones (409)
+  // The change; may throw rapport::Error (a 409 for a state it does not
+  // apply to, a 422 for its body).
+  std::function<ActionOutcome(const ActionContext&)> apply = nullptr;
 };
 
 // The whole resource: where it is served and what it stores.
@@ -139,8 +310,7 @@ struct ResourceSpec {
   std::string idPrefix = "";     // ids are newId(idPrefix): "prod_"
   std::string eventPrefix = "";  // "crm.product": crm.product.created, .updated, .deleted
   // Capitalised, singular: "Product" makes "Product not found.", "Product
-  // created.", and the event descriptions "A product was created." ("An"
-  // before a vowel).
+  // created.".
   std::string noun = "";
   std::vector<ResourceField> fields = {};
   // Roles allowed to create, change and delete; empty: every member of the
@@ -148,17 +318,25 @@ struct ResourceSpec {
   std::vector<Role> writeRoles = {};
   // Optional: a counts table of the record table as query.h's selectPage
   // describes (company_id, slot, total, kept by triggers), so an unfiltered
-  // list reads its total from a few rows. Empty: lists count their rows.
+  // list reads its total from a few rows. Empty: lists count their rows (or
+  // storage's, when the engine writes the table).
   std::string countsTable = "";
+  // --- Since 8.0 ---
+  // The record in a sentence, singular and plural: "CRM company", "CRM
+  // companies" (the API document's summaries, "A CRM company was created.").
+  // Empty: the noun in lower case, and that plus "s".
+  std::string title = "";
+  std::string titlePlural = "";
+  // The record's schema in the API document; empty: the noun.
+  std::string schemaName = "";
+  ResourceStorage storage = {};
+  ResourceRules rules = {};
+  std::vector<ResourceAction> actions = {};
+  // Extra sentences of the API document: the create and the delete ("contacts
+  // that referred to it are unlinked").
+  std::string createDescription = "";
+  std::string deleteDescription = "";
 };
-
-// Which request a body is validated for.
-enum class ResourceWrite { Create, Update };
-
-// The values a validated body writes, column by column, in field order: on
-// Create every field (an absent one as its default, or null); on Update only
-// the fields sent (a sent null as the field's default, or null).
-using ResourceValues = std::vector<std::pair<std::string, Value>>;
 
 // A resource built from its declaration. Cheap to copy (copies share the
 // declaration). Everything but install() is pure and usable in unit tests.
@@ -176,42 +354,51 @@ class RAPPORT_SDK_API Resource {
   // search index; the list and POST <path>/search answer it.
   const RecordQuery& query() const;
 
-  // Registers the five routes, the three event types and the record type on
-  // `registry`; call it from Module::setup only. The handlers keep `host`
-  // (valid from setup() to stop(), module.h) and a copy of this resource.
+  // Registers everything the declaration promises on `registry`: the
+  // storage's migration (when the engine writes the table), the six routes,
+  // the actions' routes, the sub-lists on referenced records, the event
+  // types, the record type, the unlinking of references, the batch route and
+  // the API document. Call it from Module::setup only. The handlers keep
+  // `host` (valid from setup() to stop(), module.h) and a copy of this
+  // resource. A reference whose module is not enabled
+  // (ResourceReference::module) is off as that member says.
   void install(Host& host, Registry& registry) const;
 
-  // The body's fields, read by each field's rule; throws Error::validation
-  // (422, every field's messages at once) when any breaks its rule. Unknown
-  // and read-only fields in the body are ignored.
-  ResourceValues validate(const Json& body, ResourceWrite write) const;
+  // Since 8.0: the migration of `storage` (the table, its indexes, the search
+  // index, the listing tables), or nullopt when the module writes its table.
+  std::optional<Migration> migration() const;
 
-  // "id, <fields...>, created_at, updated_at": what every read selects.
+  // The body's fields, read by each field's rule and the rules' check;
+  // throws Error::validation (422, every field's messages at once) when any
+  // breaks its rule. Unknown and read-only fields in the body are ignored.
+  // `unavailable`: the modules not enabled (ResourceReference::module).
+  ResourceValues validate(const Json& body, ResourceWrite write,
+                          const std::set<std::string>& unavailable = {}) const;
+
+  // "id, <columns...>, created_at, updated_at": what every read selects.
   std::string columns() const;
 
   // The record as GET returns it, from a row holding columns().
   Json toJson(const Row& row) const;
 
-  // The list's WHERE clause from the request's ?search= and filters; throws
-  // Error::validation (422) for a search over kMaxSearchLength characters or
-  // a malformed filter value.
-  WhereClause where(const Request& request, Dialect dialect, const std::string& tenant) const;
-
-  // The ?sort= fields and their SQL: created_at, updated_at and each
-  // sortable field's sortExpression.
-  std::map<std::string, std::string> sortColumns() const;
+  // The list's WHERE clause from the request's ?search=, ?tag=, the fields'
+  // filters and the rules' listFilters; throws Error::validation (422) for a
+  // search over kMaxSearchLength characters or a malformed filter value.
+  WhereClause where(const Request& request, Dialect dialect, const std::string& tenant,
+                    const std::set<std::string>& unavailable = {}) const;
 
  private:
   std::shared_ptr<const ResourceSpec> spec_;
   std::shared_ptr<const RecordQuery> query_;
 };
 
-// The SQL a sortable field orders by (and its index must hold): lower(<name>)
-// for Text, Email, Url and Currency, the column itself for the other kinds;
-// for a field that may be null (not required, no default)
-// coalesce(lower(<name>), '') for those four, coalesce(<name>, '') for Date
-// and coalesce(<name>, -1) for Integer and Money, so that both engines put
-// the nulls at the same end.
+// The SQL a field orders by (and a sortable field's index holds): its own
+// sortExpression when set; otherwise lower(<column>) for Text, Email, Url,
+// Currency and Enum, the column itself for the other kinds; for a field that
+// may be null (not required, no default) coalesce(lower(<column>), '') for
+// those five, coalesce(<column>, '') for Date, Reference and the Related
+// id, and coalesce(<column>, -1) for Integer, Money and DateTime, so that
+// both engines put the nulls at the same end.
 RAPPORT_SDK_API std::string sortExpression(const ResourceField& field);
 
 }  // namespace rapport

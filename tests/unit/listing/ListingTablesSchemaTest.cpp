@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "ActivitiesTables.h"
-#include "CompaniesTables.h"
-#include "ContactsTables.h"
+#include "ActivitiesResource.h"
+#include "CompaniesResource.h"
+#include "ContactsResource.h"
 #include "DealsTables.h"
 #include "PipelinesTables.h"
 #include "SchemaSnapshot.h"
@@ -50,6 +50,17 @@ std::string readFile(const fs::path& path) {
   return text.str();
 }
 
+// The ids of a migration file's first line "-- replaces: a b" (as
+// rapport_add_module reads it).
+std::vector<std::string> replacesOf(const std::string& sql) {
+  const std::string prefix = "-- replaces:";
+  if (!sql.starts_with(prefix)) return {};
+  std::istringstream ids(sql.substr(prefix.size(), sql.find('\n') - prefix.size()));
+  std::vector<std::string> out;
+  for (std::string id; ids >> id;) out.push_back(id);
+  return out;
+}
+
 // A module's migrations as it shipped them before the squash.
 std::vector<Migration> oldMigrations(const std::string& module) {
   const fs::path root =
@@ -59,8 +70,9 @@ std::vector<Migration> oldMigrations(const std::string& module) {
   std::sort(files.begin(), files.end());
   std::vector<Migration> out;
   for (const fs::path& file : files) {
-    out.emplace_back(file.stem().string(), readFile(file),
-                     readFile(root / "postgresql" / file.filename()));
+    const std::string sqlite = readFile(file);
+    out.emplace_back(file.stem().string(), sqlite, readFile(root / "postgresql" / file.filename()),
+                     replacesOf(sqlite));
   }
   return out;
 }
@@ -92,23 +104,62 @@ std::vector<std::string> withoutSqliteAddColumnDefault(std::vector<std::string> 
 struct ListingModule {
   std::string name;
   std::vector<Migration> current;
+  // A release between the old migrations and the current ones, when the
+  // module changed its history twice (companies: the hand-written squash of
+  // SDK 7, then the record engine's migration of SDK 8).
+  std::vector<Migration> between;
   std::string expectedFlags;   // of the current migrations applied over the old ones
   std::string addColumnTable;  // the tag table the old SQLite migrations altered, if any
 };
 
+// The companies module's migrations as SDK 7 shipped them: the hand-written
+// table (0005, 0007; copies in old_migrations/companies_v7) and the listing
+// tables (0006), which the record engine's 0008_crm_companies stands for.
+std::vector<Migration> companiesSdk7() {
+  std::vector<Migration> out = oldMigrations("companies_v7");
+  out.push_back(rapport::listingTablesMigration(
+      {.records = "crm_companies", .recordColumn = "crm_company_id"}, "0006_crm_company_listing",
+      {"0001_companies", "0002_crm_company_counts", "0003_crm_company_tags_order",
+       "0004_crm_company_counts_slots"}));
+  return out;
+}
+
+// The same for contacts: 0005 by hand, 0006 the listing tables.
+std::vector<Migration> contactsSdk7() {
+  std::vector<Migration> out = oldMigrations("contacts_v7");
+  out.push_back(rapport::listingTablesMigration(
+      {.records = "contacts", .recordColumn = "contact_id"}, "0006_contact_listing",
+      {"0001_contacts", "0002_contact_counts", "0003_contact_tags_order",
+       "0004_contact_counts_slots"}));
+  return out;
+}
+
+// The same for activities: 0002 by hand, 0003 the count table.
+std::vector<Migration> activitiesSdk7() {
+  std::vector<Migration> out = oldMigrations("activities_v7");
+  out.push_back(rapport::listingTablesMigration(
+      {.records = "activities", .recordColumn = "activity_id", .tags = false},
+      "0003_activity_listing", {"0001_activities"}));
+  return out;
+}
+
 std::vector<ListingModule> listingModules() {
-  return {{"contacts", contacts::migrations(),
-           "0005_contacts:recorded 0006_contact_listing:recorded ", "contact_tags"},
-          {"companies", companies::migrations(),
-           "0005_companies:recorded 0006_crm_company_listing:recorded "
-           "0007_crm_companies_industry_eq:ran ",
-           "crm_company_tags"},
-          {"deals", deals::migrations(),
-           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ", ""},
-          {"activities", activities::migrations(),
-           "0002_activities:recorded 0003_activity_listing:recorded ", ""},
-          {"pipelines", pipelines::migrations(),
-           "0002_pipelines:recorded 0003_pipeline_listing:recorded ", ""}};
+  return {
+      {"contacts", contacts::migrations(), contactsSdk7(), "0007_contacts:recorded ",
+       "contact_tags"},
+      {"companies", companies::migrations(), companiesSdk7(), "0008_crm_companies:recorded ",
+       "crm_company_tags"},
+      {"deals",
+       deals::migrations(),
+       {},
+       "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ",
+       ""},
+      {"activities", activities::migrations(), activitiesSdk7(), "0004_activities:recorded ", ""},
+      {"pipelines",
+       pipelines::migrations(),
+       {},
+       "0002_pipelines:recorded 0003_pipeline_listing:recorded ",
+       ""}};
 }
 
 }  // namespace
@@ -125,6 +176,7 @@ class ListingTablesSchemaTest : public CppUnit::TestFixture {
     for (const ListingModule& module : listingModules()) {
       auto upgraded = freshDatabase();
       Migrator(*upgraded).apply({{module.name, oldMigrations(module.name)}});
+      if (!module.between.empty()) Migrator(*upgraded).apply({{module.name, module.between}});
       const auto applied = Migrator(*upgraded).apply({{module.name, module.current}});
       CPPUNIT_ASSERT_EQUAL_MESSAGE(module.name, module.expectedFlags, flags(applied));
 
@@ -177,6 +229,7 @@ class ListingTablesSchemaTest : public CppUnit::TestFixture {
     insertContact(*db, "comp_a", "cont_2", {"vip"});
     insertContact(*db, "comp_b", "cont_3", {});
 
+    Migrator(*db).apply({{"contacts", contactsSdk7()}});
     Migrator(*db).apply({{"contacts", contacts::migrations()}});
     CPPUNIT_ASSERT_EQUAL(std::int64_t{3},
                          db->query("SELECT COUNT(*) AS n FROM contacts").front().i64("n"));

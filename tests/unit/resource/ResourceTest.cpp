@@ -259,10 +259,29 @@ class ResourceTest : public CppUnit::TestFixture {
   }
 
   void testSortColumns() {
-    const std::map<std::string, std::string> expected = {
-        {"active", "active"},    {"created_at", "created_at"}, {"launch", "coalesce(launch, '')"},
-        {"name", "lower(name)"}, {"price", "price"},           {"updated_at", "updated_at"}};
-    CPPUNIT_ASSERT(Resource(products()).sortColumns() == expected);
+    // What each sortable field of products() orders by (and its index holds).
+    const ResourceSpec spec = products();
+    std::map<std::string, std::string> sorts;
+    for (const auto& field : spec.fields) {
+      if (field.sortable) sorts[field.name] = rapport::sortExpression(field);
+    }
+    const std::map<std::string, std::string> expected = {{"active", "active"},
+                                                         {"launch", "coalesce(launch, '')"},
+                                                         {"name", "lower(name)"},
+                                                         {"price", "price"}};
+    CPPUNIT_ASSERT(sorts == expected);
+    // A column other than the name, and the module's own expression.
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("coalesce(crm_company_id, '')"),
+        rapport::sortExpression(
+            {.name = "company_id", .kind = FieldKind::Reference, .column = "crm_company_id"}));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("coalesce(due, '9999')"),
+        rapport::sortExpression(
+            {.name = "due", .kind = FieldKind::Date, .sortExpression = "coalesce(due, '9999')"}));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("coalesce(lower(stage), '')"),
+        rapport::sortExpression({.name = "stage", .kind = FieldKind::Enum, .options = {"a"}}));
     CPPUNIT_ASSERT_EQUAL(std::string("coalesce(lower(sku), '')"),
                          rapport::sortExpression({.name = "sku"}));
     CPPUNIT_ASSERT_EQUAL(std::string("coalesce(amount, -1)"),

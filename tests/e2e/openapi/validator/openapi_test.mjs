@@ -16,7 +16,7 @@
 // Why SQLite only: the document does not depend on the engine; answers on
 // both engines are checked by api.check_responses in every e2e suite.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
@@ -37,6 +37,9 @@ function check(name, ok, detail = "") {
   }
 }
 
+// A fresh database every run: one left by an earlier build may hold another
+// release's migrations.
+rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
 const config = `${workDir}/rapport.properties`;
 writeFileSync(

@@ -1,0 +1,449 @@
+// The record engine's routes: the list, its sub-lists and search, create,
+// get, update, delete and the actions, each in one transaction, plus the
+// record type other modules see through the directory (records.h).
+#include <algorithm>
+
+#include "doc.h"
+#include "internal.h"
+#include "rapport/error.h"
+#include "rapport/ids.h"
+#include "rapport/record_lookup.h"
+#include "rapport/time.h"
+
+namespace rapport {
+namespace resource_detail {
+namespace {
+
+// The record as GET shows it (other modules' augments included), or nullopt.
+std::optional<Json> show(const Resource& resource, const RecordDirectory& records, Queryable& db,
+                         const std::string& tenant, const std::string& id, RowLock lock) {
+  const ResourceSpec& spec = resource.spec();
+  const auto row = selectRecord(db, resource.columns(), spec.table, tenant, id, lock);
+  if (!row) return std::nullopt;
+  Json::Array shown{resource.toJson(*row)};
+  records.augment(db, tenant, spec.recordType, shown);
+  return std::move(shown.front());
+}
+
+std::string insertSql(const ResourceSpec& spec, const ResourceValues& values) {
+  std::string columns = "id, company_id";
+  std::string marks = "?, ?";
+  for (const auto& [column, value] : values) {
+    columns += ", " + column;
+    marks += ", ?";
+  }
+  return "INSERT INTO " + spec.table + " (" + columns + ", created_at, updated_at) VALUES (" +
+         marks + ", ?, ?)";
+}
+
+std::string updateSql(const ResourceSpec& spec, const ResourceValues& values) {
+  std::string sets;
+  for (const auto& [column, value] : values) sets += column + " = ?, ";
+  return "UPDATE " + spec.table + " SET " + sets + "updated_at = ? WHERE company_id = ? AND id = ?";
+}
+
+const Value* valueOfColumn(const ResourceValues& values, const std::string& column) {
+  const auto found = std::find_if(values.begin(), values.end(),
+                                  [&](const auto& entry) { return entry.first == column; });
+  return found == values.end() ? nullptr : &found->second;
+}
+
+// The field's value in `values` as the record's JSON shows it, or nullopt
+// when the write does not touch it.
+std::optional<Json> sentJson(const ResourceField& field, const ResourceValues& values) {
+  if (field.kind == FieldKind::Related) {
+    const Value* type = valueOfColumn(values, relatedTypeColumn(field));
+    const Value* id = valueOfColumn(values, relatedIdColumn(field));
+    if (type == nullptr || id == nullptr) return std::nullopt;
+    if (type->isNull()) return Json();
+    return Json::object({{"type", type->toJson()}, {"id", id->toJson()}});
+  }
+  const Value* value = valueOfColumn(values, columnOf(field));
+  if (value == nullptr) return std::nullopt;
+  if (field.kind == FieldKind::Tags) return Json::parse(value->asString());
+  if (field.kind == FieldKind::DateTime && !value->isNull()) {
+    return Json(isoTimestamp(value->asInt()));
+  }
+  return value->toJson();
+}
+
+void eraseColumns(ResourceValues& values, const ResourceField& field) {
+  for (const std::string& column : columnsOf(field)) {
+    std::erase_if(values, [&](const auto& entry) { return entry.first == column; });
+  }
+}
+
+// What a PATCH sent that would not change the record is dropped: a PATCH
+// that changes nothing writes nothing and emits nothing. A create-only field
+// may be sent with its current value, never another.
+void keepChanges(const ResourceSpec& spec, ResourceValues& values, const Json& current) {
+  for (const ResourceField& field : spec.fields) {
+    const auto sent = sentJson(field, values);
+    if (!sent) continue;
+    const bool creating = field.access == FieldAccess::CreateOnly;
+    if (creating && *sent != current[field.name]) {
+      throw Error::invalidField(field.name,
+                                field.changeMessage.empty()
+                                    ? "The " + field.name + " cannot be changed after creation."
+                                    : field.changeMessage);
+    }
+    if (*sent == current[field.name]) eraseColumns(values, field);
+  }
+}
+
+// The target of a reference about to be written, locked until the commit
+// (RecordDirectory::lockForReference): a delete racing the write waits, then
+// unlinks it. 404 with the target's message when it is not there.
+void lockReferences(const ResourceSpec& spec, const RecordDirectory& records, Tx& tx,
+                    const ResourceValues& values, const Json* current) {
+  for (const ResourceField& field : spec.fields) {
+    if (field.kind != FieldKind::Reference && field.kind != FieldKind::Related) continue;
+    const auto sent = sentJson(field, values);
+    if (!sent || sent->isNull()) continue;
+    if (current != nullptr && *sent == (*current)[field.name]) continue;  // unchanged
+    const bool related = field.kind == FieldKind::Related;
+    const std::string type =
+        related ? (*sent)["type"].asString() : field.references.front().recordType;
+    const std::string id = related ? (*sent)["id"].asString() : sent->asString();
+    const auto& target =
+        *std::find_if(field.references.begin(), field.references.end(),
+                      [&](const ResourceReference& t) { return t.recordType == type; });
+    if (!records.lockForReference(tx, type, id)) throw Error::notFound(target.notFound);
+  }
+}
+
+std::vector<std::string> tagsOf(const ResourceField& field, const ResourceValues& values) {
+  const Value* text = valueOfColumn(values, columnOf(field));
+  return text == nullptr ? std::vector<std::string>{} : tagsFromJsonText(text->asString());
+}
+
+// The routes of one resource; copies share the declaration.
+class Handlers {
+ public:
+  Handlers(Host& host, Resource resource, std::set<std::string> unavailable)
+      : host_(host),
+        resource_(std::move(resource)),
+        unavailable_(std::move(unavailable)),
+        tags_(tagNamesOf(resource_.spec())) {}
+
+  const std::set<std::string>& unavailable() const { return unavailable_; }
+  const ResourceSpec& resourceSpec() const { return resource_.spec(); }
+
+  Response list(const Request& request) const {
+    return answer(request, resource_.where(request, host_.db().dialect(),
+                                           request.identity.companyId, unavailable_));
+  }
+
+  // The records pointing at the referenced record {id}.
+  Response subList(const Request& request, const ResourceField& field,
+                   const ResourceReference& target) const {
+    const std::string& parent = request.param("id");
+    const std::string& tenant = request.identity.companyId;
+    if (!host_.records().exists(host_.db(), tenant, target.recordType, parent)) {
+      throw Error::notFound(target.parentNotFound.empty() ? target.notFound
+                                                          : target.parentNotFound);
+    }
+    // The path decides the parent: the list's own filters on the field
+    // (?<name>=, and a Related field's ?<column>_type= and ?<column>_id=)
+    // are left out.
+    Request scoped = request;
+    for (const std::string& name : {field.name, relatedTypeColumn(field), relatedIdColumn(field)}) {
+      if (field.kind == FieldKind::Related || name == field.name) scoped.query.erase(name);
+    }
+    WhereClause where =
+        whereOf(resource_.spec(), scoped, host_.db().dialect(), tenant, unavailable_, &field);
+    if (field.kind == FieldKind::Related) {
+      where.add(relatedTypeColumn(field) + " = ? AND " + relatedIdColumn(field) + " = ?",
+                {target.recordType, parent});
+    } else {
+      where.add(columnOf(field) + " = ?", {parent});
+    }
+    return answer(request, std::move(where));
+  }
+
+  Response search(const Request& request) const {
+    return resource_.query().search(host_, request, resource_.columns(),
+                                    [this](const Row& row) { return resource_.toJson(row); });
+  }
+
+  Response create(const Request& request) const {
+    const ResourceSpec& spec = resource_.spec();
+    const Json& body = request.bodyObject();
+    ResourceValues values = resource_.validate(body, ResourceWrite::Create, unavailable_);
+    const std::string id = newId(spec.idPrefix);
+    Json created;
+    host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+      lockReferences(spec, host_.records(), tx, values, nullptr);
+      if (spec.rules.beforeWrite) {
+        ResourceChange change{ResourceWrite::Create, body, nullptr, values};
+        spec.rules.beforeWrite(tx, change);
+      }
+      const std::int64_t now = nowMicros();
+      Params params{id, tx.companyId()};
+      for (const auto& [column, value] : values) params.push_back(value);
+      params.insert(params.end(), {now, now});
+      conflictOnDuplicate(duplicateMessage(spec),
+                          [&] { tx.exec(insertSql(spec, values), params); });
+      if (const ResourceField* field = tagsField(spec)) {
+        replaceTagRows(tx, tags_->view(), id, tagsOf(*field, values));
+      }
+      created = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+      tx.emit(spec.eventPrefix + ".created", created);
+    });
+    return Response::created(created, spec.noun + " created.");
+  }
+
+  Response get(const Request& request) const {
+    auto shown = show(resource_, host_.records(), host_.db(), request.identity.companyId,
+                      request.param("id"), RowLock::None);
+    if (!shown) throw Error::notFound(notFoundMessage(resource_.spec()));
+    return Response::ok(std::move(*shown));
+  }
+
+  Response update(const Request& request) const {
+    const ResourceSpec& spec = resource_.spec();
+    const Json& body = request.bodyObject();
+    ResourceValues values = resource_.validate(body, ResourceWrite::Update, unavailable_);
+    const std::string& id = request.param("id");
+    Json updated;
+    host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+      const auto current =
+          show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update);
+      if (!current) throw Error::notFound(notFoundMessage(spec));
+      keepChanges(spec, values, *current);
+      lockReferences(spec, host_.records(), tx, values, &*current);
+      if (spec.rules.beforeWrite) {
+        ResourceChange change{ResourceWrite::Update, body, &*current, values};
+        spec.rules.beforeWrite(tx, change);
+      }
+      if (values.empty()) {  // nothing sent that can change: no write, no event
+        updated = *current;
+        return;
+      }
+      write(tx, id, values, *current, nowMicros());
+      updated = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+      tx.emit(spec.eventPrefix + ".updated", updated);
+    });
+    return Response::ok(updated, spec.noun + " updated.");
+  }
+
+  Response remove(const Request& request) const {
+    const ResourceSpec& spec = resource_.spec();
+    const std::string& id = request.param("id");
+    host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+      if (tags_) deleteTagRows(tx, tags_->view(), id);
+      const std::int64_t deleted = tx.exec(
+          "DELETE FROM " + spec.table + " WHERE company_id = ? AND id = ?", {tx.companyId(), id});
+      if (deleted == 0) throw Error::notFound(notFoundMessage(spec));
+      host_.records().deleted(tx, spec.recordType, id);  // guards, then reactions
+      tx.emit(spec.eventPrefix + ".deleted", Json::object({{"id", id}}));
+    });
+    return Response::ok(Json::object({{"id", id}}), spec.noun + " deleted.");
+  }
+
+  Response act(const Request& request, const ResourceAction& action) const {
+    const ResourceSpec& spec = resource_.spec();
+    const std::string& id = request.param("id");
+    Json changed;
+    host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+      const auto current =
+          show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update);
+      if (!current) throw Error::notFound(notFoundMessage(spec));
+      const std::int64_t now = nowMicros();
+      ActionOutcome outcome = action.apply({request, *current, tx, now});
+      if (!outcome.changed) {  // nothing to change: no write, no event
+        changed = *current;
+        return;
+      }
+      write(tx, id, outcome.values, *current, now);
+      changed = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+      Json data = changed;
+      for (const auto& [name, value] : outcome.eventExtras.asObject()) data.set(name, value);
+      tx.emit(action.event, data);
+    });
+    return Response::ok(changed, action.message);
+  }
+
+  // A deleted record of the target type leaves these records pointing at
+  // nothing, without events (their updated_at moves).
+  static void unlink(const ResourceSpec& spec, const ResourceField& field, const std::string& type,
+                     Tx& tx, const std::string& id) {
+    if (field.kind == FieldKind::Related) {
+      const std::string typeColumn = relatedTypeColumn(field);
+      const std::string idColumn = relatedIdColumn(field);
+      tx.exec("UPDATE " + spec.table + " SET " + typeColumn + " = NULL, " + idColumn +
+                  " = NULL, updated_at = ? WHERE company_id = ? AND " + typeColumn + " = ? AND " +
+                  idColumn + " = ?",
+              {nowMicros(), tx.companyId(), type, id});
+      return;
+    }
+    const std::string column = columnOf(field);
+    tx.exec("UPDATE " + spec.table + " SET " + column +
+                " = NULL, updated_at = ? WHERE company_id = ? AND " + column + " = ?",
+            {nowMicros(), tx.companyId(), id});
+  }
+
+  // The record directory's view of the resource (records.h).
+  RecordType recordType() const {
+    Resource resource = resource_;
+    Host* host = &host_;
+    return {.exists =
+                [resource](Queryable& db, const std::string& tenant, const std::string& id,
+                           RecordLock lock) {
+                  return selectRecord(db, "1", resource.spec().table, tenant, id, rowLockFor(lock))
+                      .has_value();
+                },
+            .fetch =
+                [resource, host](Queryable& db, const std::string& tenant, const std::string& id,
+                                 RecordLock lock) {
+                  return show(resource, host->records(), db, tenant, id, rowLockFor(lock));
+                },
+            .path = resource.spec().path + "/{id}",
+            .query = resource.query()};
+  }
+
+ private:
+  Response answer(const Request& request, WhereClause where) const {
+    const RecordQuery& query = resource_.query();
+    return query.answer(host_, query.read(request), std::move(where), resource_.columns(),
+                        [this](const Row& row) { return resource_.toJson(row); });
+  }
+
+  // An update of the row (and of its tag rows when the tags changed).
+  void write(Tx& tx, const std::string& id, const ResourceValues& values, const Json& current,
+             std::int64_t now) const {
+    const ResourceSpec& spec = resource_.spec();
+    Params params;
+    for (const auto& [column, value] : values) params.push_back(value);
+    params.insert(params.end(), {now, tx.companyId(), id});
+    conflictOnDuplicate(duplicateMessage(spec), [&] { tx.exec(updateSql(spec, values), params); });
+    const ResourceField* field = tagsField(spec);
+    if (field == nullptr || valueOfColumn(values, columnOf(*field)) == nullptr) return;
+    const std::vector<std::string> tags = tagsOf(*field, values);
+    Json::Array shown;
+    for (const std::string& tag : tags) shown.emplace_back(tag);
+    if (Json(std::move(shown)) != current[field->name]) replaceTagRows(tx, tags_->view(), id, tags);
+  }
+
+  Host& host_;
+  Resource resource_;
+  std::set<std::string> unavailable_;
+  std::optional<TagNames> tags_;
+};
+
+// The batch route's upserts (batch.h): by the unique field, read as POST
+// reads it (a 422 on it when absent or invalid); none without a unique field.
+BatchSpec batchSpecOf(const ResourceSpec& spec) {
+  const ResourceField* unique = uniqueField(spec);
+  if (unique == nullptr) return {};
+  const std::string sql =
+      "SELECT id FROM " + spec.table + " WHERE company_id = ? AND " + columnOf(*unique) + " = ?";
+  return {.upsertBy = unique->name,
+          .match = [field = *unique, sql](Queryable& db, const std::string& tenant,
+                                          const Json& data) -> std::optional<std::string> {
+            const Result found = db.query(sql, {tenant, matchValue(field, data)});
+            if (found.empty()) return std::nullopt;
+            return found.front().str("id");
+          }};
+}
+
+// The modules the declaration's references need that are not enabled.
+std::set<std::string> unavailableModules(const ResourceSpec& spec, const Host& host) {
+  std::set<std::string> out;
+  for (const ResourceField& field : spec.fields) {
+    for (const ResourceReference& target : field.references) {
+      if (!target.module.empty() && !host.moduleEnabled(target.module)) out.insert(target.module);
+    }
+  }
+  return out;
+}
+
+void installRecordRoutes(const std::shared_ptr<const Handlers>& handlers, const ResourceSpec& spec,
+                         Registry& registry) {
+  const RouteOptions read{};
+  const RouteOptions write{.access = Access::Authenticated, .roles = spec.writeRoles};
+  const std::string one = spec.path + "/{id}";
+  registry.route(
+      "GET", spec.path, [handlers](const Request& r) { return handlers->list(r); }, read);
+  registry.route(
+      "POST", spec.path, [handlers](const Request& r) { return handlers->create(r); }, write);
+  registry.route(
+      "POST", spec.path + "/search", [handlers](const Request& r) { return handlers->search(r); },
+      read);
+  registry.route(
+      "GET", one, [handlers](const Request& r) { return handlers->get(r); }, read);
+  registry.route(
+      "PATCH", one, [handlers](const Request& r) { return handlers->update(r); }, write);
+  registry.route(
+      "DELETE", one, [handlers](const Request& r) { return handlers->remove(r); }, write);
+  for (const ResourceAction& action : spec.actions) {
+    registry.route(
+        action.method, one + action.path,
+        [handlers, &action](const Request& r) { return handlers->act(r, action); }, write);
+  }
+}
+
+// Sub-lists and unlinking, for each reference whose module is enabled.
+void installReferences(const std::shared_ptr<const Handlers>& handlers, const ResourceSpec& spec,
+                       Registry& registry) {
+  for (const ResourceField& field : spec.fields) {
+    for (const ResourceReference& target : field.references) {
+      if (!isAvailable(target, handlers->unavailable())) continue;
+      if (!target.subList.empty()) {
+        registry.route("GET", target.subList, [handlers, &field, &target](const Request& r) {
+          return handlers->subList(r, field, target);
+        });
+      }
+      if (target.unlinkOnDelete) {
+        // The handlers keep the declaration the references point into.
+        registry.onRecordDeleted(
+            target.recordType,
+            [handlers, &spec, &field, type = target.recordType](Tx& tx, const std::string& id) {
+              Handlers::unlink(spec, field, type, tx, id);
+            });
+      }
+    }
+  }
+}
+
+void installEvents(const ResourceSpec& spec, Registry& registry) {
+  const std::string subject = subjectOf(spec);
+  std::vector<std::pair<std::string, std::string>> events = {
+      {spec.eventPrefix + ".created", subject + " was created."},
+      {spec.eventPrefix + ".updated", subject + " was updated."},
+      {spec.eventPrefix + ".deleted", subject + " was deleted."}};
+  for (const ResourceAction& action : spec.actions) {
+    const auto known = std::find_if(events.begin(), events.end(),
+                                    [&](const auto& event) { return event.first == action.event; });
+    if (known == events.end()) {
+      events.emplace_back(action.event, action.eventDescription);
+    } else if (!action.eventDescription.empty()) {
+      known->second = action.eventDescription;
+    }
+  }
+  for (const auto& [type, description] : events) registry.eventType(type, description);
+}
+
+}  // namespace
+}  // namespace resource_detail
+
+using namespace resource_detail;
+
+void Resource::install(Host& host, Registry& registry) const {
+  const ResourceSpec& spec = *spec_;
+  if (auto generated = migration()) registry.migration(std::move(*generated));
+  // The handlers hold a copy of the resource: the routes' captured references
+  // to its fields and actions stay valid as long as the routes.
+  const auto handlers =
+      std::make_shared<const Handlers>(host, *this, unavailableModules(spec, host));
+  const ResourceSpec& kept = handlers->resourceSpec();
+  installRecordRoutes(handlers, kept, registry);
+  installReferences(handlers, kept, registry);
+  installEvents(kept, registry);
+  registry.recordType(kept.recordType, handlers->recordType());
+  detail::describeResource(kept, query(), handlers->unavailable(), registry);
+  // After the descriptions: the batch route's is made from them.
+  registry.batch(kept.path, batchSpecOf(kept));
+}
+
+}  // namespace rapport
