@@ -98,10 +98,30 @@ void refuseReplacedStillPresent(const MigrationSet& set) {
   }
 }
 
+// The module's ids in the ledger that it neither registers nor replaces.
+std::string unknownIds(const Ledger& ledger, const MigrationSet& set) {
+  std::set<std::string> known;
+  for (const Migration& migration : set.migrations) {
+    known.insert(migration.id);
+    known.insert(migration.replaces.begin(), migration.replaces.end());
+  }
+  std::string unknown;
+  for (const auto& [key, checksum] : ledger) {
+    if (key.first == set.owner && !known.contains(key.second)) {
+      unknown += (unknown.empty() ? "" : ", ") + key.second;
+    }
+  }
+  return unknown;
+}
+
 // Whether to run a migration with `replaces` (none applied: a fresh
 // database) or only record it (all applied). Some but not all applied means
 // the database is between two releases: the squash cannot tell what it lacks.
-bool runsSquash(const Ledger& ledger, const std::string& owner, const Migration& migration) {
+// A database that has none of them but has migrations of the module this
+// release no longer knows (neither registered nor replaced) is older than
+// the squash's history: running it would meet the tables it creates.
+bool runsSquash(const Ledger& ledger, const MigrationSet& set, const Migration& migration) {
+  const std::string& owner = set.owner;
   std::string missing;
   std::size_t applied = 0;
   for (const std::string& replaced : migration.replaces) {
@@ -111,7 +131,15 @@ bool runsSquash(const Ledger& ledger, const std::string& owner, const Migration&
       missing += (missing.empty() ? "" : ", ") + replaced;
     }
   }
-  if (applied == 0) return true;
+  if (applied == 0) {
+    const std::string unknown = unknownIds(ledger, set);
+    if (unknown.empty()) return true;
+    throw std::runtime_error("migration " + owner + "/" + migration.id +
+                             " replaces migrations this database does not have, and it has "
+                             "migrations of " +
+                             owner + " this release no longer ships (" + unknown +
+                             "): upgrade through the release that still ships them first");
+  }
   if (missing.empty()) return false;
   throw std::runtime_error("migration " + owner + "/" + migration.id +
                            " replaces migrations of which this database has only some (missing: " +
@@ -137,7 +165,7 @@ std::vector<AppliedMigration> Migrator::apply(const std::vector<MigrationSet>& s
     for (const MigrationSet& set : sets) {
       for (const Migration& migration : set.migrations) {
         if (!migration.replaces.empty() && !ledger.contains({set.owner, migration.id})) {
-          squashRuns[{set.owner, migration.id}] = runsSquash(ledger, set.owner, migration);
+          squashRuns[{set.owner, migration.id}] = runsSquash(ledger, set, migration);
         }
       }
     }

@@ -1,8 +1,7 @@
 // products: a company's product catalogue at /v1/crm/products, as one declaration
 // (rapport/resource.h): CRUD routes, list search, filter, sorts and pages, the events
-// crm.product.created|updated|deleted and the record type "product". The table is in
-// migrations/ (one file per engine); the SDK makes its per-company counts.
-#include "products_migrations.gen.h"
+// crm.product.created|updated|deleted and the record type "product". The SDK writes the
+// table, its indexes, its search index and its per-company counts (`storage`).
 #include "rapport/resource.h"
 #include "rapport/sdk.h"
 
@@ -26,7 +25,12 @@ rapport::ResourceSpec productsResource() {
                      {.name = "active", .kind = Boolean, .defaultValue = true, .filterable = true}},
           // Anyone in the company reads the catalogue; its owners and admins keep it.
           .writeRoles = {rapport::Role::Owner, rapport::Role::Admin},
-          .countsTable = "product_counts"};
+          // The engine's migration stands for the two this module shipped by
+          // hand before SDK 8 (its table, then its counts): a database that
+          // has them records it without running it.
+          .storage = {.migration = "0003_products",
+                      .replaces = {"0001_products", "0002_counts"},
+                      .recordColumn = "product_id"}};
 }
 
 class ProductsModule final : public rapport::Module {
@@ -40,12 +44,6 @@ class ProductsModule final : public rapport::Module {
   }
 
   void setup(rapport::Host& host, rapport::Registry& registry) override {
-    for (rapport::Migration& migration : rapport_generated::products::migrations()) {
-      registry.migration(std::move(migration));
-    }
-    // The per-company count the unfiltered list reads its total from.
-    registry.migration(rapport::listingTablesMigration(
-        {.records = "products", .recordColumn = "product_id", .tags = false}, "0002_counts"));
     rapport::Resource(productsResource()).install(host, registry);
   }
 };

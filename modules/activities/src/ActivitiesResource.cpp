@@ -207,7 +207,7 @@ rapport::ResourceSpec activitiesSpec(std::function<bool(const std::string&)> ena
 
 std::vector<rapport::Migration> migrations() {
   // The table does not depend on which modules are enabled.
-  return {*rapport::Resource(activitiesSpec([](const std::string&) { return true; })).migration()};
+  return rapport::Resource(activitiesSpec([](const std::string&) { return true; })).migrations();
 }
 
 }  // namespace activities

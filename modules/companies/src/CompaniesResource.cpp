@@ -49,7 +49,7 @@ rapport::ResourceSpec companiesSpec() {
 }
 
 std::vector<rapport::Migration> migrations() {
-  return {*rapport::Resource(companiesSpec()).migration()};
+  return rapport::Resource(companiesSpec()).migrations();
 }
 
 }  // namespace companies

@@ -52,7 +52,7 @@ rapport::ResourceSpec contactsSpec() {
 }
 
 std::vector<rapport::Migration> migrations() {
-  return {*rapport::Resource(contactsSpec()).migration()};
+  return rapport::Resource(contactsSpec()).migrations();
 }
 
 }  // namespace contacts

@@ -1,58 +1,79 @@
-// A declarative CRUD resource: a simple record module as a declaration.
+// The record engine: a record module as a declaration (since 8.0 the CRM
+// modules are one each: modules/contacts/src/ContactsResource.cpp is the
+// model, modules/deals/src/DealsResource.cpp uses every part).
 //
 //   rapport::Resource({.path = "/crm/products", .table = "products",
 //                      .recordType = "product", .idPrefix = "prod_",
 //                      .eventPrefix = "crm.product", .noun = "Product",
 //                      .fields = {{.name = "name", .required = true, .searchable = true},
 //                                 {.name = "price", .kind = rapport::FieldKind::Money,
-//                                  .defaultValue = 0}}})
+//                                  .defaultValue = 0}},
+//                      .storage = {.migration = "0001_products",
+//                                  .recordColumn = "product_id"}})
 //       .install(host, registry);  // in Module::setup
 //
-// serves, for one table of one tenant's records, exactly as the first-party
-// modules do (modules/contacts is the model; the same messages, statuses and
-// envelopes):
+// serves, for one table of one tenant's records (the same messages,
+// statuses and envelopes for every record type):
 //   POST   <path>        201 "<Noun> created.", the record; 422 on invalid
-//                        fields; 409 on a duplicate unique field
+//                        fields; 404 for a reference to nothing; 409 on a
+//                        duplicate unique field
 //   GET    <path>        the list: ?page, ?per_page, ?search (when a field is
-//                        searchable), ?<field>=<value> for each filterable
-//                        field, and the query language of record_query.h
-//                        (filter, sort on up to 3 of any fields, fields,
-//                        limit/cursor/count; newest first by default)
+//                        searchable), ?tag (with a Tags field),
+//                        ?<field>=<value> for each filterable field, the
+//                        rules' own parameters, and the query language of
+//                        record_query.h (filter, sort on up to 3 of any
+//                        fields, fields, include, limit/cursor/count; newest
+//                        first by default)
 //   POST   <path>/search the same query language in a JSON body
 //   GET    <path>/{id}   the record; 404 "<Noun> not found." (also for another
 //                        company's record)
-//   PATCH  <path>/{id}   only the sent fields change; 200 "<Noun> updated."
+//   PATCH  <path>/{id}   only the sent fields change; 200 "<Noun> updated."; a
+//                        PATCH that changes nothing writes nothing and emits
+//                        nothing
 //   DELETE <path>/{id}   200 "<Noun> deleted.", data {id}
 //   POST   <path>/batch  up to 100 creates and updates in one call (batch.h),
 //                        and upserts by the unique field when there is one
-// It describes the five routes for the API document (api_doc.h), with the
-// record's schema named after `noun`, and declares the event types <eventPrefix>.created, .updated
-// (data: the record as GET returns it) and .deleted (data: {id}), and the record type `recordType`
-// in the record directory (records.h: exists and fetch), so other modules can reference, guard,
-// augment and unlink it. Deleting a record runs the directory's guards and reactions in the same
-// transaction.
+//   <action.method> <path>/{id}<action.path>   each action (ResourceAction)
+//   GET    <reference.subList>  each reference's sub-list (ResourceReference)
+// in one transaction each. It describes them for the API document
+// (api_doc.h), declares the event types <eventPrefix>.created, .updated
+// (data: the record as GET returns it), .deleted (data: {id}) and the
+// actions', registers the record type `recordType` in the record directory
+// (records.h: exists, fetch, path, query), so other modules can reference,
+// guard, augment and unlink it, and unlinks its own references to deleted
+// records. Deleting a record runs the directory's guards and reactions in
+// the same transaction.
 //
 // The record as JSON: {"id", each field in declaration order, "created_at",
-// "updated_at"}. Text fields read as a string or null, integers and money as
-// numbers, booleans as true/false.
+// "updated_at"}. Text kinds read as a string or null, integers and money as
+// numbers, booleans as true/false, DateTime as the host's timestamps, Tags
+// as an array, Related as {"type", "id"} or null.
 //
-// The table (the module's own migrations, one file per dialect; see
-// examples/products/migrations for a complete pair) follows db.h's and
-// query.h's conventions, with one column per field named like the field:
+// The table, which the engine writes with storage.migration (a module that
+// writes its own follows the same rules) on db.h's and query.h's
+// conventions:
 //   id TEXT (PostgreSQL: PRIMARY KEY; SQLite: NOT NULL UNIQUE beside
-//   `seq INTEGER PRIMARY KEY`), company_id TEXT NOT NULL, the fields' columns
-//   (TEXT for Text, Email, Url, Date and Currency; BIGINT for Integer and
-//   Money; BOOLEAN on PostgreSQL and INTEGER on SQLite for Boolean; NOT NULL
-//   when the field is required or has a default), created_at and updated_at
-//   BIGINT NOT NULL;
-//   - a unique field: CREATE UNIQUE INDEX ... (company_id, <field>);
+//   `seq INTEGER PRIMARY KEY`), company_id TEXT NOT NULL, the fields'
+//   columns (named `column`, by default the field's name; TEXT for the text
+//   kinds, Date, Enum and Reference; BIGINT for Integer, Money and
+//   DateTime; BOOLEAN on PostgreSQL and INTEGER on SQLite for Boolean; Tags
+//   TEXT NOT NULL DEFAULT '[]'; Related two TEXT columns <column>_type and
+//   <column>_id; NOT NULL when the field is required or has a default),
+//   created_at and updated_at BIGINT NOT NULL;
+//   - index names are "<table>_<column>", the column without a trailing
+//     "_id" or "_at" (contacts_crm_company, activities_scheduled);
+//   - a unique field: CREATE UNIQUE INDEX ... (company_id, <column>);
 //   - searchable fields: the generated column search_text (the searchable
-//     fields, lower-cased, joined by a line break, a null one as ''), indexed
-//     as query.h says; the SQLite FTS5 table is named "<table>_search";
+//     fields, lower-cased, joined by a line break, a null one as ''), with
+//     the SQLite FTS5 table "<table>_search" (trigram, kept by triggers) or
+//     the PostgreSQL GIN index "<table>_search" (pg_trgm);
 //   - the order: indexes (company_id, created_at, id), (company_id,
 //     updated_at, id), and (company_id, <sortExpression(field)>, id) for
-//     each sortable field; (company_id, <field>, created_at, id) for each
-//     filterable one.
+//     each sortable field; (company_id, <column>, created_at, id) for each
+//     filterable or indexed one (named "..._eq" beside an anyCase filter's
+//     (company_id, lower(<column>), created_at, id));
+//   - the listing tables of listing_tables.h named from
+//     storage.recordColumn.
 //
 // ABI: ResourceField and ResourceSpec are constructed by modules: a change of
 // their members is an ABI major change (abi.h). Resource holds only shared
@@ -203,6 +224,14 @@ struct ResourceField {
   std::string sortExpression = "";
   // The field's sentence in the API document.
   std::string description = "";
+  // With the engine's storage: the id of the migration that adds the field
+  // to a table created without it ("0002_products_color"), after
+  // storage.migration. The engine writes it (ALTER TABLE ... ADD COLUMN and
+  // the field's indexes); a field that is never null needs a default (the
+  // rows already there take it). Not for Tags or searchable fields, whose
+  // tables and search index are the first migration's. Empty: the field is
+  // in the table from storage.migration on.
+  std::string since = "";
 };
 
 // The tables of a resource (since 8.0): the engine's migration, or the
@@ -212,8 +241,10 @@ struct ResourceStorage {
   // table, its indexes and its search index from the fields, on both
   // engines (the rules are under "The table" at the top), followed by the
   // listing tables of listing_tables.h (the count, and the tags when a field
-  // is Tags). Empty: the module writes its table in its own migrations (a
-  // table older than the engine's rules; deals).
+  // is Tags). Its text is a function of the declaration, and an applied
+  // migration never changes: a field added later says `since`. Empty: the
+  // module writes its table in its own migrations (a table older than the
+  // engine's rules; deals).
   std::string migration = "";
   // The module's hand-written migrations the generated one stands for
   // (Migration::replaces, db.h): the upgrade path of a module moving to it.
@@ -364,9 +395,10 @@ class RAPPORT_SDK_API Resource {
   // (ResourceReference::module) is off as that member says.
   void install(Host& host, Registry& registry) const;
 
-  // Since 8.0: the migration of `storage` (the table, its indexes, the search
-  // index, the listing tables), or nullopt when the module writes its table.
-  std::optional<Migration> migration() const;
+  // Since 8.0: the migrations of `storage`: the table, its indexes, its
+  // search index and listing tables, then one per field's `since`, in id
+  // order; none when the module writes its table.
+  std::vector<Migration> migrations() const;
 
   // The body's fields, read by each field's rule and the rules' check;
   // throws Error::validation (422, every field's messages at once) when any

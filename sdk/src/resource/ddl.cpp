@@ -3,6 +3,8 @@
 // (resource.h, "The table"), followed by the listing tables
 // (listing_tables.h). The text is part of the SDK's promise: an applied
 // migration is checksummed, so it changes only with the ABI major.
+#include <set>
+
 #include "internal.h"
 
 namespace rapport {
@@ -22,17 +24,33 @@ std::string columnType(const ResourceField& field, Dialect dialect) {
   }
 }
 
-std::string columnDefinitions(const ResourceField& field, Dialect dialect) {
-  if (field.kind == FieldKind::Related) {
-    return "  " + relatedTypeColumn(field) + " TEXT,\n  " + relatedIdColumn(field) + " TEXT,\n";
+// A default as an SQL literal, for a column added to rows already there.
+std::string literal(const Json& value, Dialect dialect) {
+  if (value.isBool()) {
+    if (dialect == Dialect::SQLite) return value.asBool() ? "1" : "0";
+    return value.asBool() ? "TRUE" : "FALSE";
   }
-  std::string out = "  " + columnOf(field) + " " + columnType(field, dialect);
+  if (value.isInt()) return std::to_string(value.asInt());
+  std::string quoted = "'";
+  for (const char c : value.asString()) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The field's column definitions ("crm_company_id TEXT"); `added`: to rows
+// already there, so a column never null takes its default.
+std::vector<std::string> columnDefinitions(const ResourceField& field, Dialect dialect,
+                                           bool added) {
+  if (field.kind == FieldKind::Related) {
+    return {relatedTypeColumn(field) + " TEXT", relatedIdColumn(field) + " TEXT"};
+  }
+  std::string out = columnOf(field) + " " + columnType(field, dialect);
   if (field.kind == FieldKind::Tags) {
     out += " NOT NULL DEFAULT '[]'";  // a JSON array, as written; the tag table indexes it
   } else if (isNotNull(field)) {
     out += " NOT NULL";
+    if (added) out += " DEFAULT " + literal(*field.defaultValue, dialect);
   }
-  return out + ",\n";
+  return {out};
 }
 
 // lower(name || char(10) || coalesce(sku, '')): what ?search= and `contains`
@@ -56,7 +74,12 @@ std::string createTable(const ResourceSpec& spec, Dialect dialect) {
   sql += dialect == Dialect::SQLite ? "  seq INTEGER PRIMARY KEY,\n  id TEXT NOT NULL UNIQUE,\n"
                                     : "  id TEXT PRIMARY KEY,\n";
   sql += "  company_id TEXT NOT NULL,\n";
-  for (const ResourceField& field : spec.fields) sql += columnDefinitions(field, dialect);
+  for (const ResourceField& field : spec.fields) {
+    if (!field.since.empty()) continue;  // added by its own migration
+    for (const std::string& column : columnDefinitions(field, dialect, false)) {
+      sql += "  " + column + ",\n";
+    }
+  }
   sql += "  created_at BIGINT NOT NULL,\n  updated_at BIGINT NOT NULL";
   if (anySearchable(spec)) {
     sql += ",\n  search_text TEXT GENERATED ALWAYS AS (" + searchText(spec, dialect) + ") STORED";
@@ -75,34 +98,45 @@ std::string index(const std::string& name, const ResourceSpec& spec, const std::
   return "CREATE INDEX " + name + " ON " + spec.table + " (company_id, " + keys + ");\n";
 }
 
-// The unique field, the orders, and the filters: every list the declaration
-// promises is served by an index (resource.h, "The table").
+// The indexes of one field: its order, its filters (resource.h, "The
+// table").
+std::string fieldIndexes(const ResourceSpec& spec, const ResourceField& field) {
+  if (field.kind == FieldKind::Related) {
+    if (!field.filterable && !field.indexed) return "";
+    return index(indexName(spec, columnOf(field)), spec,
+                 relatedTypeColumn(field) + ", " + relatedIdColumn(field) + ", created_at, id");
+  }
+  std::string sql;
+  const std::string column = columnOf(field);
+  const std::string name = indexName(spec, column);
+  if (field.unique) {
+    sql += "CREATE UNIQUE INDEX " + name + " ON " + spec.table + " (company_id, " + column + ");\n";
+  }
+  if (field.sortable && !field.unique) sql += index(name, spec, sortExpression(field) + ", id");
+  if (field.filterable && field.anyCase) {
+    sql += index(name, spec, "lower(" + column + "), created_at, id");
+  }
+  if (field.indexed || (field.filterable && !field.anyCase)) {
+    sql += index(field.anyCase ? name + "_eq" : name, spec, column + ", created_at, id");
+  }
+  return sql;
+}
+
+// The unique field, the orders, and the filters of the first migration:
+// every list the declaration promises is served by an index.
 std::string indexes(const ResourceSpec& spec) {
   std::string sql;
-  if (const ResourceField* unique = uniqueField(spec)) {
+  if (const ResourceField* unique = uniqueField(spec); unique && unique->since.empty()) {
     sql += "CREATE UNIQUE INDEX " + indexName(spec, columnOf(*unique)) + " ON " + spec.table +
            " (company_id, " + columnOf(*unique) + ");\n";
   }
   sql += index(spec.table + "_created", spec, "created_at, id");
   sql += index(spec.table + "_updated", spec, "updated_at, id");
   for (const ResourceField& field : spec.fields) {
-    if (field.kind == FieldKind::Related) {
-      if (field.filterable || field.indexed) {
-        sql += index(indexName(spec, columnOf(field)), spec,
-                     relatedTypeColumn(field) + ", " + relatedIdColumn(field) + ", created_at, id");
-      }
-      continue;
-    }
-    const std::string column = columnOf(field);
-    const std::string name = indexName(spec, column);
-    if (field.sortable && !field.unique) sql += index(name, spec, sortExpression(field) + ", id");
-    if (field.filterable && field.anyCase) {
-      sql += index(name, spec, "lower(" + column + "), created_at, id");
-    }
-    const bool exact = field.indexed || (field.filterable && !field.anyCase);
-    if (exact) {
-      sql += index(field.anyCase ? name + "_eq" : name, spec, column + ", created_at, id");
-    }
+    if (!field.since.empty()) continue;
+    ResourceField rest = field;
+    rest.unique = false;  // above, first
+    sql += fieldIndexes(spec, rest);
   }
   return sql;
 }
@@ -165,13 +199,36 @@ std::string tableSql(const ResourceSpec& spec, Dialect dialect) {
 
 using namespace resource_detail;
 
-std::optional<Migration> Resource::migration() const {
-  const auto listing = listingOf(*spec_);
-  if (!listing || spec_->storage.migration.empty()) return std::nullopt;
-  const Migration tables = listingTablesMigration(*listing, spec_->storage.migration);
-  return Migration(spec_->storage.migration, tableSql(*spec_, Dialect::SQLite) + tables.sqlite,
-                   tableSql(*spec_, Dialect::PostgreSQL) + tables.postgresql,
-                   spec_->storage.replaces);
+std::vector<Migration> Resource::migrations() const {
+  const ResourceSpec& spec = *spec_;
+  const auto listing = listingOf(spec);
+  if (!listing || spec.storage.migration.empty()) return {};
+  const Migration tables = listingTablesMigration(*listing, spec.storage.migration);
+  std::vector<Migration> out = {
+      Migration(spec.storage.migration, tableSql(spec, Dialect::SQLite) + tables.sqlite,
+                tableSql(spec, Dialect::PostgreSQL) + tables.postgresql, spec.storage.replaces)};
+  // The fields added later, one migration per id, in id order.
+  std::set<std::string> later;
+  for (const ResourceField& field : spec.fields) {
+    if (!field.since.empty()) later.insert(field.since);
+  }
+  for (const std::string& id : later) {
+    std::string sqlite = "-- Generated by rapport::Resource for " + spec.table + ".\n";
+    std::string postgresql = sqlite;
+    for (const ResourceField& field : spec.fields) {
+      if (field.since != id) continue;
+      for (const std::string& column : columnDefinitions(field, Dialect::SQLite, true)) {
+        sqlite += "ALTER TABLE " + spec.table + " ADD COLUMN " + column + ";\n";
+      }
+      for (const std::string& column : columnDefinitions(field, Dialect::PostgreSQL, true)) {
+        postgresql += "ALTER TABLE " + spec.table + " ADD COLUMN " + column + ";\n";
+      }
+      sqlite += fieldIndexes(spec, field);
+      postgresql += fieldIndexes(spec, field);
+    }
+    out.emplace_back(id, std::move(sqlite), std::move(postgresql));
+  }
+  return out;
 }
 
 }  // namespace rapport

@@ -96,6 +96,18 @@ void checkStorage(const ResourceSpec& spec) {
     refuse("the storage's recordColumn must be \"<record>_id\"");
   }
   if (!spec.countsTable.empty()) refuse("the storage's recordColumn names the counts table");
+  for (const ResourceField& field : spec.fields) {
+    if (field.since.empty()) continue;
+    if (storage.migration.empty() || field.since <= storage.migration) {
+      refuse("the field '" + field.name + "' is added by a migration after storage.migration");
+    }
+    if (field.kind == FieldKind::Tags || field.searchable) {
+      refuse("the field '" + field.name + "' cannot be added later (tags, search)");
+    }
+    if (field.required && !field.defaultValue) {
+      refuse("the field '" + field.name + "' is added later: a required one needs a default");
+    }
+  }
 }
 
 void checkActions(const ResourceSpec& spec) {

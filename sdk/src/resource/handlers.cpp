@@ -431,7 +431,7 @@ using namespace resource_detail;
 
 void Resource::install(Host& host, Registry& registry) const {
   const ResourceSpec& spec = *spec_;
-  if (auto generated = migration()) registry.migration(std::move(*generated));
+  for (Migration& generated : migrations()) registry.migration(std::move(generated));
   // The handlers hold a copy of the resource: the routes' captured references
   // to its fields and actions stay valid as long as the routes.
   const auto handlers =

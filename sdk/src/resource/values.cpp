@@ -253,8 +253,11 @@ ResourceValues Resource::validate(const Json& body, ResourceWrite write,
       }
       continue;
     }
-    // PATCH may leave a required field out, but never clear it.
-    const bool required = field.required && (creating || v.present(field.name));
+    // PATCH may leave a required field out, but never clear it; a
+    // create-only one is only compared with the stored value (a 422 "cannot
+    // be changed" when it differs, null included).
+    const bool patchable = field.access != FieldAccess::CreateOnly;
+    const bool required = field.required && (creating || (patchable && v.present(field.name)));
     const Read read = readField(v, body, field, required, unavailable);
     if (!creating && !read.present) continue;
     const bool useDefault = read.values.front().isNull() && field.defaultValue;

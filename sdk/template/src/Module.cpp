@@ -2,11 +2,10 @@
 // /v1/starter/items: create, list (search, pages, and the SDK's query
 // language: filter, sort, fields, cursors; POST /v1/starter/items/search),
 // read, change, delete, with the events starter.item.created|updated|deleted.
-// rapport/resource.h lists what a field can declare; migrations/ holds the
-// table, one file per engine, with a column per field.
+// rapport/resource.h lists what a field can declare; the SDK writes the table,
+// its indexes and its search index from the declaration (`storage`).
 #include "rapport/resource.h"
 #include "rapport/sdk.h"
-#include "starter_migrations.gen.h"
 
 namespace {
 
@@ -23,9 +22,6 @@ class StarterModule final : public rapport::Module {
   // Registration happens here only; the host applies the migrations after
   // every module's setup, then starts the modules.
   void setup(rapport::Host& host, rapport::Registry& registry) override {
-    for (rapport::Migration& migration : rapport_generated::starter::migrations()) {
-      registry.migration(std::move(migration));
-    }
     rapport::Resource(
         {.path = "/starter/items",
          .table = "starter_items",
@@ -34,7 +30,10 @@ class StarterModule final : public rapport::Module {
          .eventPrefix = "starter.item",
          .noun = "Item",
          .fields = {{.name = "name", .required = true, .searchable = true, .sortable = true},
-                    {.name = "notes", .maxLength = 10000}}})
+                    {.name = "notes", .maxLength = 10000}},
+         // The id of the table's migration: a new declaration later (a field
+         // added) needs a migration of its own, never a changed one.
+         .storage = {.migration = "0001_starter_items", .recordColumn = "starter_item_id"}})
         .install(host, registry);
   }
 };
