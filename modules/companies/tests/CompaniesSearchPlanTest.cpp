@@ -1,8 +1,9 @@
 // unit.companies: the CRM companies list stays fast as data grows: every
 // search and filter runs on an index, on both engines
-// (docs/modules/companies.md). The store's own SQL is run through the host's
-// storage layer and each SELECT is explained first (EXPLAIN QUERY PLAN on
-// SQLite, EXPLAIN on PostgreSQL).
+// (docs/modules/companies.md). The declaration's WHERE clauses
+// (rapport::Resource::where) over the tables the record engine generates run
+// through the host's storage layer, and each SELECT is explained first
+// (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>

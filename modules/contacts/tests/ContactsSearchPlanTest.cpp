@@ -1,7 +1,9 @@
 // unit.contacts: the contacts list stays fast as data grows: every search and
 // filter runs on an index, on both engines (docs/modules/contacts.md). The
-// store's own SQL is run through the host's storage layer and each SELECT is
-// explained first (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL).
+// declaration's WHERE clauses (rapport::Resource::where) over the tables the
+// record engine generates run through the host's storage layer, and each
+// SELECT is explained first (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on
+// PostgreSQL).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>
