@@ -79,6 +79,14 @@ void checkField(const ResourceField& field, std::set<std::string>& names) {
   if (listed && (field.sortable || field.unique || field.searchable)) {
     refuse("the field '" + field.name + "' cannot be sortable, unique or searchable");
   }
+  // ?<name>= compares one column with the text: a Tags field is filtered by
+  // ?tag=, a Related one by the query language or the module's listFilters.
+  if (listed && field.filterable) refuse("the field '" + field.name + "' cannot be filterable");
+  // Its filter and index are on lower(column): PostgreSQL has no lower() of
+  // a number or a boolean, and an id or a date has no case.
+  if (field.anyCase && !isTextKind(field.kind)) {
+    refuse("the any-case field '" + field.name + "' is not text");
+  }
   if (field.searchable && !isTextKind(field.kind)) {
     refuse("the searchable field '" + field.name + "' is not text");
   }

@@ -156,6 +156,12 @@ std::optional<Value> filterValue(const ResourceField& field, const std::string& 
     errors[field.name].push_back("The " + field.name + " must be an integer.");
     return std::nullopt;
   }
+  // The column holds microseconds: the value is read as a body's is.
+  if (field.kind == FieldKind::DateTime) {
+    if (const auto micros = parseIsoTimestamp(text)) return Value(*micros);
+    errors[field.name].push_back("The " + field.name + " is not a valid date-time.");
+    return std::nullopt;
+  }
   if (field.kind == FieldKind::Enum &&
       std::find(field.options.begin(), field.options.end(), text) == field.options.end()) {
     errors[field.name].push_back("The selected " + field.name + " is invalid.");
