@@ -192,9 +192,10 @@ struct ResourceField {
   // Part of search_text: ?search= matches it as a substring, in any case.
   bool searchable = false;
   // ?<name>=<value> keeps the records whose field equals the value (Boolean:
-  // "true" or "false"; Integer and Money: an integer; Enum: one of options;
-  // text kinds: exactly, Email lower-cased, or in any case with anyCase).
-  // A blank value is ignored; a malformed one is a 422.
+  // "true" or "false"; Integer and Money: an integer; DateTime: an ISO-8601
+  // instant; Enum: one of options; text kinds: exactly, Email lower-cased,
+  // or in any case with anyCase). A blank value is ignored; a malformed one
+  // is a 422. Not for Tags (?tag= is theirs) or Related (rules.listFilters).
   bool filterable = false;
   // An index serves ?sort=<name> (every field but Tags sorts, indexed or
   // not, record_query.h): (company_id, sortExpression, id). A sortable

@@ -102,7 +102,7 @@ std::string index(const std::string& name, const ResourceSpec& spec, const std::
 // table").
 std::string fieldIndexes(const ResourceSpec& spec, const ResourceField& field) {
   if (field.kind == FieldKind::Related) {
-    if (!field.filterable && !field.indexed) return "";
+    if (!field.indexed) return "";  // a Related field is never filterable (declaration.cpp)
     return index(indexName(spec, columnOf(field)), spec,
                  relatedTypeColumn(field) + ", " + relatedIdColumn(field) + ", created_at, id");
   }
@@ -112,7 +112,10 @@ std::string fieldIndexes(const ResourceSpec& spec, const ResourceField& field) {
   if (field.unique) {
     sql += "CREATE UNIQUE INDEX " + name + " ON " + spec.table + " (company_id, " + column + ");\n";
   }
-  if (field.sortable && !field.unique) sql += index(name, spec, sortExpression(field) + ", id");
+  if (field.sortable) {
+    // Beside a unique index of the same name, the sort's is "<name>_sort".
+    sql += index(field.unique ? name + "_sort" : name, spec, sortExpression(field) + ", id");
+  }
   if (field.filterable && field.anyCase) {
     sql += index(name, spec, "lower(" + column + "), created_at, id");
   }
@@ -136,6 +139,11 @@ std::string indexes(const ResourceSpec& spec) {
     if (!field.since.empty()) continue;
     ResourceField rest = field;
     rest.unique = false;  // above, first
+    if (field.unique && field.sortable) {
+      sql +=
+          index(indexName(spec, columnOf(field)) + "_sort", spec, sortExpression(field) + ", id");
+      rest.sortable = false;
+    }
     sql += fieldIndexes(spec, rest);
   }
   return sql;

@@ -61,6 +61,8 @@ void checkField(const ResourceField& field, std::set<std::string>& names) {
     refuse("invalid column '" + field.column + "' for '" + field.name + "'");
   }
   if (!names.insert(field.name).second) refuse("the field '" + field.name + "' is declared twice");
+  const bool composite = field.kind == FieldKind::Tags || field.kind == FieldKind::Related;
+  if (field.defaultValue && composite) refuse("the field '" + field.name + "' takes no default");
   if (field.defaultValue && !defaultMatchesKind(field)) {
     refuse("the default of '" + field.name + "' does not match its kind");
   }
