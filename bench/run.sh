@@ -22,7 +22,10 @@
 # Logs: build-bench/bench-logs/<time>/.
 #
 # --rapportd FILE: measure that binary instead of building one (e.g. an
-# older build, for a before/after table); its modules are the ones beside it.
+# older build, for a before/after table); its modules are the ones beside it,
+# and so is its SDK library when a lib/ folder is there (copy the build's
+# lib/ with it: otherwise rapportd loads librapport_sdk.so from the build
+# folder it was linked in, which may hold a newer SDK).
 #
 # --scale ROWS: the flat-cost mode instead of the scenarios. Per engine, seeds
 # the first count of contacts and of deals into one tenant (with SQL: lib/seed.sh,

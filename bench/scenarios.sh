@@ -31,6 +31,7 @@ SCENARIOS=(
   "contact_get     token   GET   /v1/crm/contacts/SEEDED"
   "contact_search  token   GET   /v1/crm/contacts?search=TERM&per_page=20"
   "contact_filter  token   GET   /v1/crm/contacts?filter=FILTER&sort=name&limit=20"
+  "contact_list    token   GET   /v1/crm/contacts?limit=20"
   "contact_create  token   POST  /v1/crm/contacts  {\"name\":\"New Contact {seq}\",\"email\":\"New.{seq}@Bench.Example\",\"phone\":\"+44 20 7946 0000\",\"job_title\":\"Buyer\",\"tags\":[\"lead\",\"bench\"]}"
   "pipeline_list_few  token  GET   /v1/crm/pipelines?per_page=3"
   "deal_create     token   POST  /v1/crm/deals"
@@ -65,6 +66,18 @@ prepare_contact_search() {
   local query="search=$SEED_SEARCH_TERM&per_page=20"
   check_list "$query" "$(expected_matches "$SEED_SEARCH_TERM")" || return 1
   SCN_PATH="/v1/crm/contacts?$query"
+}
+
+# The first page (20) of the unfiltered list in the cursor form (decisions
+# §13), newest first: the baseline of contact_filter (the same engine, no
+# filter; served by the created_at index, stopping after the page).
+prepare_contact_list() {
+  seed_contacts "$CONTACTS_ROWS" || return 1
+  SCN_PATH="/v1/crm/contacts?limit=20"
+  [ "$(api GET "$SCN_PATH" | grep -o '"id":"cont_' | wc -l)" = 20 ] || {
+    echo "GET $SCN_PATH did not answer 20 contacts" >&2
+    return 1
+  }
 }
 
 # A filtered, sorted page in the cursor form (decisions §13): the contacts

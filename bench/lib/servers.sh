@@ -184,7 +184,12 @@ EOF
       printf '%s\n' "$RAPPORTD_EXTRA_CONFIG" >>"$LOGS/$name.properties"
     # The working folder is the temporary one, so no config/rapport.properties
     # or data/ of the checkout is picked up or written.
-    (cd "$dir" && exec env "${clean_env[@]}" "$RAPPORTD" --config "$LOGS/$name.properties") \
+    # A lib/ beside the binary first (a copied build, run.sh --rapportd):
+    # its SDK library, not the one in the build folder it was linked in.
+    local libs
+    libs="$(dirname "$RAPPORTD")/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    (cd "$dir" && exec env "${clean_env[@]}" LD_LIBRARY_PATH="$libs" "$RAPPORTD" \
+      --config "$LOGS/$name.properties") \
       >"$LOGS/$name.log" 2>&1 &
     STARTED_PIDS[$name]=$!
     RAPPORT_URL="http://127.0.0.1:$port"

@@ -30,6 +30,7 @@ class ContactsModuleTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ContactsModuleTest);
   CPPUNIT_TEST(createReadUpdateDelete);
   CPPUNIT_TEST(listSearchesAndPages);
+  CPPUNIT_TEST(aFilteredListKeepsItsGenericPlan);
   CPPUNIT_TEST(anotherCompanysContactIsNotFound);
   CPPUNIT_TEST(ownerMustBeAMemberOfTheCompany);
   CPPUNIT_TEST(eachChangeIsAnEvent);
@@ -89,6 +90,44 @@ class ContactsModuleTest : public CppUnit::TestFixture {
     Reply badSort = alice.get("/v1/crm/contacts?sort=shoe_size");
     CPPUNIT_ASSERT_EQUAL(422, badSort.status);
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), badSort.fieldErrors("sort").size());
+  }
+
+  // A keyset list (decisions §13) whose plan does not depend on its values
+  // is planned once per session on PostgreSQL, not on every request: after
+  // the five custom plans of plan_cache_mode = auto, the prepared statement
+  // runs its generic plan (docs/performance.md, "Querying lists at scale").
+  // With its LIMIT bound, PostgreSQL priced the generic plan as if a tenth
+  // of the rows were read and planned every execution again.
+  void aFilteredListKeepsItsGenericPlan() {
+    // One session, so that the lists and the check below share it.
+    Harness harness({.modules = {"contacts"}, .settings = {{"database.pool_size", "1"}}});
+    Client alice = harness.signUp();
+    rapport::Database& db = harness.database();
+    // Enough contacts for the planner to choose between plans, with statistics.
+    db.exec(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) "
+        "INSERT INTO contacts (id, company_id, name, tags, created_at, updated_at) "
+        "SELECT 'cont_bulk' || i, ?, 'Person ' || i, '[]', i, i FROM n",
+        {alice.companyId()});
+    const bool postgres = harness.dialect() == rapport::Dialect::PostgreSQL;
+    if (postgres) db.exec("ANALYZE contacts");
+    // filter={"name":{"gte":"m"}}, by name, 20 at a time: the name index.
+    const std::string list =
+        "/v1/crm/contacts?filter=%7B%22name%22%3A%7B%22gte%22%3A%22m%22%7D%7D&sort=name&limit=20";
+    for (int i = 0; i < 8; ++i) {
+      Reply page = alice.get(list);
+      CPPUNIT_ASSERT_EQUAL(200, page.status);
+      CPPUNIT_ASSERT_EQUAL(std::size_t(20), page.data().size());
+      CPPUNIT_ASSERT_EQUAL(std::string("Person 1"), page.data().asArray()[0]["name"].asString());
+    }
+    if (!postgres) return;  // SQLite plans a statement once, when it is prepared
+    const rapport::Result plans = db.query(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ?",
+        {"%FROM contacts WHERE company_id = $1 AND lower(name) >= $2 %"});
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), plans.size());
+    // Eight executions: five custom plans, then the generic one three times.
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(5), plans.front().i64("custom_plans"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(3), plans.front().i64("generic_plans"));
   }
 
   void anotherCompanysContactIsNotFound() {

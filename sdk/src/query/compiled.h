@@ -52,12 +52,27 @@ struct Condition {
   // dense (keyset.h's denseRange decides). `rangeColumn` names the column.
   std::string walkingSql = "";
   std::string rangeColumn = "";
+  // Whether an index could serve the condition (a comparison, in, IS NULL,
+  // a text match, a tag, a hop; an and holding one, an or of only such),
+  // and the column or expression it compares when that is one. How many
+  // rows such a condition matches depends on its values, and so may the
+  // best plan of its list (the condition's index, or the order's walked).
+  // One no index serves (ne, nin, IS NOT NULL, not, an or with such a
+  // branch) is tested on each row of the same plan whatever its values.
+  bool indexable = true;
+  std::string subject = "";
 };
 // The filter object compiled against `self` (throws Error::validation on
 // "filter..." paths).
 std::vector<Condition> compileFilter(const Compiled& self, const Json& filter, Dialect dialect,
                                      const std::string& tenant,
                                      const RecordQuery::SchemaLookup& schemaOf);
+
+// True when no value of `conditions` can change the best plan of a list in
+// `sort`: each is one no index serves, or compares the order's first key
+// (which the order's index serves). A keyset page then lets PostgreSQL keep
+// one plan for every request (keyset.cpp, keysetPage).
+bool onePlanFits(const std::vector<Condition>& conditions, const Sort& sort);
 
 // The NOT NULL expression a sort by `field` orders by.
 std::string sortExpressionOf(const QueryField& field);

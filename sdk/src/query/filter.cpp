@@ -66,6 +66,23 @@ bool isPlainColumn(const std::string& column) {
   throw Error::invalidField(path, message);
 }
 
+// Condition::indexable and subject of the and (`all` false) or the or of
+// `parts`: an and may use an index when one of its parts may, an or only
+// when each branch may (PostgreSQL's BitmapOr); the subject is the one that
+// those parts all compare, if they compare one.
+void joinIndexing(Condition& out, const std::vector<Condition>& parts, bool isOr) {
+  out.indexable = isOr;
+  bool first = true, same = true;
+  for (const Condition& part : parts) {
+    out.indexable = isOr ? out.indexable && part.indexable : out.indexable || part.indexable;
+    if (!isOr && !part.indexable) continue;
+    if (first) out.subject = part.subject;
+    same = same && part.subject == out.subject;
+    first = false;
+  }
+  if (!same || parts.empty()) out.subject.clear();
+}
+
 // The compiler's walk: the limits it counts and where values go.
 class Compiler {
  public:
@@ -94,6 +111,7 @@ class Compiler {
       } else if (key == "not") {
         Condition inner = conjunction(members(self, value, at, depth + 1));
         out.push_back({"NOT COALESCE(" + inner.sql + ", FALSE)", std::move(inner.params)});
+        out.back().indexable = false;  // no index serves a negation
       } else {
         for (Condition& c : field(self, key, value, at)) out.push_back(std::move(c));
       }
@@ -108,8 +126,9 @@ class Compiler {
   int conditions_ = 0;
 
   static Condition conjunction(std::vector<Condition> parts) {
-    if (parts.empty()) return {"1 = 1", {}};
+    if (parts.empty()) return {"1 = 1", {}, false, "", "", false};
     Condition out{"(", {}};
+    joinIndexing(out, parts, false);
     for (std::size_t i = 0; i < parts.size(); ++i) {
       out.sql += (i ? " AND " : "") + parts[i].sql;
       out.params.insert(out.params.end(), parts[i].params.begin(), parts[i].params.end());
@@ -125,13 +144,15 @@ class Compiler {
     }
     Condition out{"(", {}};
     const Json::Array& items = value.asArray();
+    std::vector<Condition> parts;
     for (std::size_t i = 0; i < items.size(); ++i) {
-      Condition part =
-          conjunction(members(self, items[i], path + "." + std::to_string(i), depth + 1));
-      out.sql += (i ? joiner : "") + part.sql;
-      out.params.insert(out.params.end(), part.params.begin(), part.params.end());
+      parts.push_back(
+          conjunction(members(self, items[i], path + "." + std::to_string(i), depth + 1)));
+      out.sql += (i ? joiner : "") + parts.back().sql;
+      out.params.insert(out.params.end(), parts.back().params.begin(), parts.back().params.end());
     }
     out.sql += ")";
+    joinIndexing(out, parts, std::string(joiner) == " OR ");
     return out;
   }
 
@@ -223,10 +244,11 @@ class Compiler {
   Condition nullTest(const QueryField& f, const Json& operand, const std::string& path) {
     if (!operand.isBool()) refuse(path, "The " + path + " must be true or false.");
     const bool unset = operand.asBool();
-    if (f.kind == QueryKind::Tags) {
-      return {f.column + (unset ? " = '[]'" : " <> '[]'"), {}};
-    }
-    return {f.column + (unset ? " IS NULL" : " IS NOT NULL"), {}};
+    Condition c{f.column + (unset ? " IS NULL" : " IS NOT NULL"), {}};
+    if (f.kind == QueryKind::Tags) c.sql = f.column + (unset ? " = '[]'" : " <> '[]'");
+    c.indexable = unset;
+    c.subject = f.column;
+    return c;
   }
 
   Condition comparison(const QueryField& f, Op op, const Json& operand, const std::string& path) {
@@ -240,6 +262,8 @@ class Compiler {
       bound = Value(toLower(std::get<std::string>(bound.variant())));
     }
     Condition c{column + sql.at(op), {std::move(bound)}};
+    c.indexable = op != Op::Ne;
+    c.subject = column;
     // "ne": a record whose field is unset does not hold the value either.
     if (op == Op::Ne && f.nullable) c.sql = "(" + f.column + " IS NULL OR " + c.sql + ")";
     const bool range = op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte;
@@ -263,8 +287,10 @@ class Compiler {
       refuse(path,
              "The " + path + " may hold at most " + std::to_string(kMaxInValues) + " values.");
     }
-    if (items.empty()) return {negated ? "1 = 1" : "1 = 0", {}};
+    if (items.empty()) return {negated ? "1 = 1" : "1 = 0", {}, false, "", "", false};
     Condition c{f.column + (negated ? " NOT IN (" : " IN ("), {}};
+    c.indexable = !negated;
+    c.subject = f.column;
     for (std::size_t i = 0; i < items.size(); ++i) {
       c.sql += i ? ", ?" : "?";
       c.params.push_back(valueOf(f, items[i], path + "." + std::to_string(i)));
@@ -372,6 +398,12 @@ std::vector<Condition> compileFilter(const Compiled& self, const Json& filter, D
   if (filter.isNull()) return {};
   Compiler compiler(dialect, tenant, schemaOf);
   return compiler.members(self, filter, "filter", 1);
+}
+
+bool onePlanFits(const std::vector<Condition>& conditions, const Sort& sort) {
+  return std::all_of(conditions.begin(), conditions.end(), [&](const Condition& c) {
+    return !c.indexable || (!c.subject.empty() && c.subject == sort.column);
+  });
 }
 
 }  // namespace rapport::query

@@ -75,7 +75,8 @@ bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where) {
 
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
                       const WhereClause& list, const WhereClause& where, const Sort& sort,
-                      const std::string& columns, std::int64_t limit, const std::string& cursor) {
+                      const std::string& columns, std::int64_t limit, const std::string& cursor,
+                      bool onePlan) {
   const std::vector<SortKey> keys = keysOf(sort);
   const std::string signature = listSignature(self.schema.recordType, list, sort);
   std::string sql = "SELECT " + columns;
@@ -90,8 +91,22 @@ KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
     sql += " AND " + condition;
     params.insert(params.end(), values.begin(), values.end());
   }
-  sql += " " + orderByClause(sort) + " LIMIT ?";
-  params.emplace_back(static_cast<long long>(limit + 1));
+  // PostgreSQL's plan_cache_mode = auto keeps a prepared statement's generic
+  // plan once it costs no more than the custom plans of its first five runs,
+  // and it prices a bound LIMIT as a tenth of the rows: with `LIMIT ?` every
+  // list is planned again on each request (docs/performance.md, issue 22).
+  // So a list whose best plan no value changes writes its LIMIT (the
+  // engine's own integer, 2 to 101: request.cpp checks the limit) and is
+  // planned once per session; any other keeps it bound, and its custom plan
+  // follows its values (a rare tag read from the tag index, a common one by
+  // walking the order's).
+  sql += " " + orderByClause(sort);
+  if (onePlan) {
+    sql += " LIMIT " + std::to_string(limit + 1);
+  } else {
+    sql += " LIMIT ?";
+    params.emplace_back(static_cast<long long>(limit + 1));
+  }
   KeysetPage page{.rows = db.query(sql, params), .nextCursor = nullptr};
   std::vector<Row>& rows = page.rows.rows;
   if (static_cast<std::int64_t>(rows.size()) > limit) {

@@ -18,10 +18,13 @@ struct KeysetPage {
 // The page of `limit` rows after `cursor` (empty: from the start) of the
 // list `list` in `sort`, read with `columns` from `db` through `where`: the
 // same conditions as `list`, possibly written for another plan (a walking
-// range, Condition::walkingSql). Cursors are bound to `list`.
+// range, Condition::walkingSql). Cursors are bound to `list`. `onePlan`:
+// no value of the list's conditions changes its best plan (onePlanFits),
+// so PostgreSQL may plan the statement once for every request.
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
                       const WhereClause& list, const WhereClause& where, const Sort& sort,
-                      const std::string& columns, std::int64_t limit, const std::string& cursor);
+                      const std::string& columns, std::int64_t limit, const std::string& cursor,
+                      bool onePlan);
 
 // How many matches make a range dense: at least this many, and a walk of
 // the order's index finds a page among them sooner than sorting them all.

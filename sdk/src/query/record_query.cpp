@@ -78,6 +78,9 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
       walking->addBound(walks(c) ? c.walkingSql : c.sql, c.params, c.narrowing);
     }
   }
+  // The module's own conditions (where, as handed in) are not the engine's
+  // to judge: only a list of the engine's conditions may keep one plan.
+  const bool onePlan = !where.filtered() && query::onePlanFits(conditions, sort);
   for (const query::Condition& c : conditions) where.addBound(c.sql, c.params, c.narrowing);
   Queryable& db = host.db();
   BoundedReads bounded(host.db());
@@ -100,7 +103,7 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   const bool walk = walking && query::denseRange(bounded, self, where);
   query::KeysetPage page =
       query::keysetPage(bounded, host.secrets(), self, where, walk ? *walking : where, sort,
-                        columns, list.limit, list.cursor);
+                        columns, list.limit, list.cursor, onePlan);
   Json meta = Json::object({{"per_page", Json(static_cast<long long>(list.limit))},
                             {"next_cursor", std::move(page.nextCursor)}});
   if (list.count) {

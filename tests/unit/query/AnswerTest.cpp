@@ -235,6 +235,7 @@ class AnswerTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testCursorServesOnlyItsOwnList);
   CPPUNIT_TEST(testNumberedPagesKeepTheirMeta);
   CPPUNIT_TEST(testCountAddsTheTotalOfTheSameClause);
+  CPPUNIT_TEST(testOnlyListsOfOnePlanWriteTheirLimit);
   CPPUNIT_TEST(testFieldsKeepOnlyThoseAndId);
   CPPUNIT_TEST(testIncludeEmbedsFromTheListsCompany);
   CPPUNIT_TEST_SUITE_END();
@@ -412,6 +413,54 @@ class AnswerTest : public CppUnit::TestFixture {
       const Statement& rows = host.database.statements.front();
       CPPUNIT_ASSERT_MESSAGE(rows.sql, has(rows.sql, "ORDER BY value DESC"));
       CPPUNIT_ASSERT_MESSAGE(rows.sql, hasWord(rows.sql, "offset"));
+    }
+  }
+
+  // A keyset page writes its LIMIT when no value of its filter can change
+  // its best plan (compiled.h, onePlanFits), so that PostgreSQL keeps one
+  // generic plan for it; any other binds its LIMIT and PostgreSQL plans it
+  // for its values on each request (keyset.cpp).
+  void testOnlyListsOfOnePlanWriteTheirLimit() {
+    struct List {
+      std::string filter;
+      std::vector<std::string> sort;
+      bool onePlan;
+    };
+    const std::vector<List> lists = {
+        {"", {}, true},
+        {"", {"name"}, true},
+        // A range on the order's first key, and conditions no index serves.
+        {R"({"name":{"gte":"m"},"or":[{"owner_id":{"null":true}},{"job_title":{"ne":"CEO"}}]})",
+         {"name"},
+         true},
+        {R"({"created_at":{"gte":"2023-01-01T00:00:00Z","lt":"2023-02-01T00:00:00Z"}})", {}, true},
+        {R"({"and":[{"name":{"lt":"b"}},{"email":{"null":false}}]})", {"name"}, true},
+        {R"({"job_title":{"ne":"CEO"},"owner_id":{"nin":["user_1"]}})", {}, true},
+        {R"({"not":{"owner_id":"user_1"}})", {}, true},
+        // An index of their own may serve them: how many rows match matters.
+        {R"({"owner_id":"user_1"})", {}, false},
+        {R"({"owner_id":{"null":true}})", {}, false},
+        {R"({"name":{"gte":"m"}})", {}, false},
+        {R"({"name":{"gte":"m"},"owner_id":{"in":["user_1"]}})", {"name"}, false},
+        {R"({"or":[{"owner_id":"user_1"},{"owner_id":"user_2"}]})", {}, false},
+        {R"({"name":{"contains":"quennell"}})", {"name"}, false},
+        {R"({"name":{"starts_with":"ma"}})", {"name"}, false},
+        {R"({"tags":{"contains":"vip"}})", {}, false},
+        {R"({"company.industry":"Retail"})", {}, false},
+    };
+    for (const Dialect dialect : kDialects) {
+      for (const List& list : lists) {
+        FakeHost host(dialect);
+        answered(host, contacts(), cursorList(list.filter, list.sort));
+        const Statement& page = host.database.statements.back();
+        assertStatementBound(page);
+        const std::string limit = page.sql.substr(page.sql.rfind(" LIMIT "));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(list.filter,
+                                     std::string(list.onePlan ? " LIMIT 3" : " LIMIT ?"), limit);
+        if (!list.onePlan) {
+          CPPUNIT_ASSERT_EQUAL(std::int64_t{3}, page.params.back().asInt());
+        }
+      }
     }
   }
 
