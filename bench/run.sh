@@ -27,6 +27,9 @@
 # lib/ with it: otherwise rapportd loads librapport_sdk.so from the build
 # folder it was linked in, which may hold a newer SDK).
 #
+# BENCH_PG_SOCKET=1 (environment): rapportd reaches the throw-away PostgreSQL
+# through its Unix socket instead of TCP on 127.0.0.1.
+#
 # --scale ROWS: the flat-cost mode instead of the scenarios. Per engine, seeds
 # the first count of contacts and of deals into one tenant (with SQL: lib/seed.sh,
 # lib/deals.sh), checks that each list answers the total SQL counts, measures

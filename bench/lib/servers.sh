@@ -134,6 +134,11 @@ start_postgresql() {
   psql "$admin_url" -v ON_ERROR_STOP=1 -qc "CREATE DATABASE rapport_bench" \
     >>"$LOGS/postgresql.log" 2>&1 || die "CREATE DATABASE failed; see $LOGS/postgresql.log"
   DB_URL="${admin_url%/*}/rapport_bench"
+  # BENCH_PG_SOCKET=1: rapportd (and the seeding) reach the cluster through
+  # its Unix socket, as a PostgreSQL on the same machine is best reached,
+  # instead of TCP on 127.0.0.1 (libpq's host= option, passed through by
+  # database.url's query string).
+  if [ "${BENCH_PG_SOCKET:-0}" = 1 ]; then DB_URL="$DB_URL?host=$(cat "$PG_STATE/datadir")"; fi
   log "PostgreSQL ready: $DB_URL"
 }
 
