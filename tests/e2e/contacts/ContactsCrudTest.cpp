@@ -13,6 +13,11 @@ using namespace rapport::e2e::crm;
 
 namespace {
 
+std::string toUpper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
 std::int64_t micros(const Json& timestamp) {
   return *rapport::parseIsoTimestamp(timestamp.asString());
 }
@@ -428,9 +433,20 @@ class ContactsCrudTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), events.size());
     CPPUNIT_ASSERT_EQUAL(read.dump(), events[0].dump());
 
-    // Refused and empty changes record nothing.
+    // Refused and empty changes record nothing; nor does a PATCH whose every
+    // value is the stored one (after its rule: trimmed, the e-mail
+    // lower-cased, the same tags): the record as it was, updated_at kept.
     E2E_ASSERT_ERROR(422, client.patch(path, Json::object({{"name", ""}}), bearer(account.token)));
     E2E_ASSERT_DATA(200, client.patch(path, Json::object(), bearer(account.token)));
+    const Json same = E2E_ASSERT_DATA(
+        200, client.patch(path,
+                          Json::object({{"name", "  Kim "},
+                                        {"email", toUpper(created["email"].asString())},
+                                        {"job_title", "Chief"},
+                                        {"tags", Json::Array{"e"}},
+                                        {"company_id", Json()}}),
+                          bearer(account.token)));
+    CPPUNIT_ASSERT_EQUAL(read.dump(), same.dump());
     CPPUNIT_ASSERT_EQUAL(std::size_t(1),
                          eventsAbout(server, account.companyId, "crm.contact.updated", id).size());
 

@@ -250,6 +250,16 @@ class DealsCrudTest : public CppUnit::TestFixture {
                            "The stage does not belong to the pipeline.");
     CRM_ASSERT_FIELD_ERROR(post(second.id, mine.stages[1]), "stage_id",
                            "The stage does not belong to the pipeline.");
+    // The order of refusals (docs/api-choices.md): every reference is
+    // checked before the module's rule across them, so a missing contact
+    // answers before a stage of another pipeline.
+    CRM_ASSERT_ERROR_MESSAGE(404, "Contact not found.",
+                             client.post("/v1/crm/deals",
+                                         Json::object({{"title", "T"},
+                                                       {"pipeline_id", mine.id},
+                                                       {"stage_id", second.stages[0]},
+                                                       {"contact_id", "cont_missing"}}),
+                                         bearer(account.token)));
     const Json list = getBody(client, account.token, "/v1/crm/deals");
     CPPUNIT_ASSERT_EQUAL(std::int64_t(0), list["meta"]["total"].asInt());
   }

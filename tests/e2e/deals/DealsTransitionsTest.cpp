@@ -151,6 +151,15 @@ class DealsTransitionsTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(std::size_t(2),
                            dealEvents(server, account.companyId, deal["id"].asString()).size());
     }
+    // An action reads the record before its body: an unknown deal is a 404
+    // whatever the body says (docs/api-choices.md, the order of refusals).
+    for (const char* action : {"/win", "/lose", "/reopen"}) {
+      CRM_ASSERT_ERROR_MESSAGE(
+          404, "Deal not found.",
+          client.post(std::string("/v1/crm/deals/deal_missing") + action,
+                      Json::object({{"won_at", "not a date"}, {"lost_at", "not a date"}}),
+                      bearer(account.token)));
+    }
   }
 
   void testReopen() {

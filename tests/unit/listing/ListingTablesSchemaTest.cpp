@@ -22,6 +22,7 @@
 #include "DealsTables.h"
 #include "PipelinesTables.h"
 #include "SchemaSnapshot.h"
+#include "rapport/resource.h"
 #include "storage/Migrator.h"
 #include "storage/SqlDatabase.h"
 #include "support/TestEnv.h"
@@ -169,6 +170,7 @@ class ListingTablesSchemaTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(upgradedSchemaEqualsFreshForEveryListingModule);
   CPPUNIT_TEST(freshSchemaHasTheListingTables);
   CPPUNIT_TEST(contactsUpgradeKeepsRowsAndCounts);
+  CPPUNIT_TEST(aFieldAddedLaterUpgradesTheTable);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -284,6 +286,52 @@ class ListingTablesSchemaTest : public CppUnit::TestFixture {
             {tenant, tag})
         .front()
         .i64("n");
+  }
+
+  // The record engine's table, then a release that adds fields (`since`):
+  // the first migration is unchanged (no warning, not run again), the new
+  // one adds the columns and their indexes, the rows already there take the
+  // defaults, and the schema is a fresh database's of the new declaration.
+  void aFieldAddedLaterUpgradesTheTable() {
+    rapport::ResourceSpec first{
+        .path = "/crm/gadgets",
+        .table = "gadgets",
+        .recordType = "gadget",
+        .idPrefix = "gad_",
+        .eventPrefix = "crm.gadget",
+        .noun = "Gadget",
+        .fields = {{.name = "name", .required = true, .searchable = true, .sortable = true}},
+        .storage = {.migration = "0001_gadgets", .recordColumn = "gadget_id"}};
+    rapport::ResourceSpec second = first;
+    second.fields.push_back(
+        {.name = "color", .maxLength = 20, .sortable = true, .since = "0002_gadgets_more"});
+    second.fields.push_back({.name = "active",
+                             .kind = rapport::FieldKind::Boolean,
+                             .defaultValue = true,
+                             .filterable = true,
+                             .since = "0002_gadgets_more"});
+
+    auto db = freshDatabase();
+    Migrator(*db).apply({{"gadgets", rapport::Resource(first).migrations()}});
+    db->exec(
+        "INSERT INTO gadgets (id, company_id, name, created_at, updated_at) "
+        "VALUES ('gad_1', 'comp_a', 'Old', 1, 1)");
+    Migrator upgrade(*db);
+    const auto applied = upgrade.apply({{"gadgets", rapport::Resource(second).migrations()}});
+    CPPUNIT_ASSERT_EQUAL(std::string("0002_gadgets_more:ran "), flags(applied));
+    CPPUNIT_ASSERT_MESSAGE(joined(upgrade.warnings()), upgrade.warnings().empty());
+    const rapport::Row row =
+        db->query("SELECT color, active FROM gadgets WHERE id = 'gad_1'").front();
+    CPPUNIT_ASSERT(row.isNull("color"));
+    CPPUNIT_ASSERT(row.flag("active"));
+
+    auto fresh = freshDatabase();
+    Migrator(*fresh).apply({{"gadgets", rapport::Resource(second).migrations()}});
+    const std::string schema = joined(schemaOf(*fresh));
+    CPPUNIT_ASSERT_EQUAL(schema, joined(schemaOf(*db)));
+    for (const std::string index : {"gadgets_color", "gadgets_active", "gadgets_search"}) {
+      CPPUNIT_ASSERT_MESSAGE(index + "\n" + schema, schema.find(index) != std::string::npos);
+    }
   }
 };
 
