@@ -53,23 +53,6 @@ void refuseStateFields(rapport::Validator& v, rapport::ResourceWrite write) {
   if (v.present("status")) v.fail("status", "Use win, lose or reopen to change the status.");
 }
 
-std::string textOf(const rapport::ResourceValues& values, const std::string& column) {
-  for (const auto& [name, value] : values) {
-    if (name == column) return value.asString();
-  }
-  return "";
-}
-
-void setValue(rapport::ResourceValues& values, const std::string& column, rapport::Value value) {
-  for (auto& [name, current] : values) {
-    if (name == column) {
-      current = std::move(value);
-      return;
-    }
-  }
-  values.emplace_back(column, std::move(value));
-}
-
 // A new deal's stage belongs to its pipeline; the probability is the
 // stage's unless the body sets one (a null sent on PATCH: back to the
 // stage's).
@@ -77,9 +60,11 @@ void beforeWrite(rapport::Host& host, Tx& tx, rapport::ResourceChange& change) {
   const Json* sent = change.body.find("probability");
   const bool stagesProbability = sent == nullptr || sent->isNull();
   if (change.write == rapport::ResourceWrite::Create) {
-    const Json stage = requireStage(host, tx, textOf(change.values, "stage_id"),
-                                    textOf(change.values, "pipeline_id"));
-    if (stagesProbability) setValue(change.values, "probability", probabilityOf(stage));
+    // Both are required on create: validation put them in the values.
+    const Json stage =
+        requireStage(host, tx, rapport::findValue(change.values, "stage_id")->asString(),
+                     rapport::findValue(change.values, "pipeline_id")->asString());
+    if (stagesProbability) rapport::setValue(change.values, "probability", probabilityOf(stage));
     return;
   }
   if (sent == nullptr || !sent->isNull()) return;
@@ -87,7 +72,7 @@ void beforeWrite(rapport::Host& host, Tx& tx, rapport::ResourceChange& change) {
       host.records().fetch(tx, tx.companyId(), "stage", (*change.current)["stage_id"].asString(),
                            rapport::RecordLock::None);
   if (!stage) throw Error::notFound("Stage not found.");
-  setValue(change.values, "probability", probabilityOf(*stage));
+  rapport::setValue(change.values, "probability", probabilityOf(*stage));
 }
 
 rapport::ResourceAction moveStage(rapport::Host& host) {

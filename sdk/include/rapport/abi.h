@@ -137,7 +137,8 @@
 //        listFilters and listParameters), actions (ResourceAction,
 //        ActionContext, ActionOutcome) and the API document's create and
 //        delete sentences; Resource::migration; validate and where take the
-//        modules that are not enabled; Resource::sortColumns is gone (every
+//        modules that are not enabled; findValue and setValue read and write
+//        ResourceValues; Resource::sortColumns is gone (every
 //        field sorts, record_query.h). A PATCH that changes nothing writes
 //        nothing and emits nothing.
 #define RAPPORT_SDK_ABI_MAJOR 8

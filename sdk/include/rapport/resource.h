@@ -267,6 +267,11 @@ enum class ResourceWrite { Create, Update };
 // written as their JSON text; a Related field as its two columns.
 using ResourceValues = std::vector<std::pair<std::string, Value>>;
 
+// The value `values` writes to `column`, or nullptr when it writes none.
+RAPPORT_SDK_API const Value* findValue(const ResourceValues& values, const std::string& column);
+// Writes `value` to `column`: replaces the column's value, or adds it.
+RAPPORT_SDK_API void setValue(ResourceValues& values, const std::string& column, Value value);
+
 // A write about to happen, as a module's rules see it (since 8.0).
 struct ResourceChange {
   ResourceWrite write;

@@ -98,9 +98,17 @@ std::string index(const std::string& name, const ResourceSpec& spec, const std::
   return "CREATE INDEX " + name + " ON " + spec.table + " (company_id, " + keys + ");\n";
 }
 
-// The indexes of one field: its order, its filters (resource.h, "The
+// The unique index of a unique field (none for another).
+std::string uniqueIndex(const ResourceSpec& spec, const ResourceField& field) {
+  if (!field.unique) return "";
+  const std::string column = columnOf(field);
+  return "CREATE UNIQUE INDEX " + indexName(spec, column) + " ON " + spec.table + " (company_id, " +
+         column + ");\n";
+}
+
+// The other indexes of one field: its order, its filters (resource.h, "The
 // table").
-std::string fieldIndexes(const ResourceSpec& spec, const ResourceField& field) {
+std::string orderAndFilterIndexes(const ResourceSpec& spec, const ResourceField& field) {
   if (field.kind == FieldKind::Related) {
     if (!field.indexed) return "";  // a Related field is never filterable (declaration.cpp)
     return index(indexName(spec, columnOf(field)), spec,
@@ -109,9 +117,6 @@ std::string fieldIndexes(const ResourceSpec& spec, const ResourceField& field) {
   std::string sql;
   const std::string column = columnOf(field);
   const std::string name = indexName(spec, column);
-  if (field.unique) {
-    sql += "CREATE UNIQUE INDEX " + name + " ON " + spec.table + " (company_id, " + column + ");\n";
-  }
   if (field.sortable) {
     // Beside a unique index of the same name, the sort's is "<name>_sort".
     sql += index(field.unique ? name + "_sort" : name, spec, sortExpression(field) + ", id");
@@ -125,28 +130,29 @@ std::string fieldIndexes(const ResourceSpec& spec, const ResourceField& field) {
   return sql;
 }
 
-// The unique field, the orders, and the filters of the first migration:
-// every list the declaration promises is served by an index.
+// The first migration's indexes: the unique field's first, the orders, then
+// each field's: every list the declaration promises is served by an index.
 std::string indexes(const ResourceSpec& spec) {
   std::string sql;
   if (const ResourceField* unique = uniqueField(spec); unique && unique->since.empty()) {
-    sql += "CREATE UNIQUE INDEX " + indexName(spec, columnOf(*unique)) + " ON " + spec.table +
-           " (company_id, " + columnOf(*unique) + ");\n";
+    sql += uniqueIndex(spec, *unique);
   }
   sql += index(spec.table + "_created", spec, "created_at, id");
   sql += index(spec.table + "_updated", spec, "updated_at, id");
   for (const ResourceField& field : spec.fields) {
-    if (!field.since.empty()) continue;
-    ResourceField rest = field;
-    rest.unique = false;  // above, first
-    if (field.unique && field.sortable) {
-      sql +=
-          index(indexName(spec, columnOf(field)) + "_sort", spec, sortExpression(field) + ", id");
-      rest.sortable = false;
-    }
-    sql += fieldIndexes(spec, rest);
+    if (field.since.empty()) sql += orderAndFilterIndexes(spec, field);
   }
   return sql;
+}
+
+// A field of a later release: its columns added to the rows already there,
+// then its indexes.
+std::string addedFieldSql(const ResourceSpec& spec, const ResourceField& field, Dialect dialect) {
+  std::string sql;
+  for (const std::string& column : columnDefinitions(field, dialect, true)) {
+    sql += "ALTER TABLE " + spec.table + " ADD COLUMN " + column + ";\n";
+  }
+  return sql + uniqueIndex(spec, field) + orderAndFilterIndexes(spec, field);
 }
 
 std::string sqliteSearch(const ResourceSpec& spec) {
@@ -225,14 +231,8 @@ std::vector<Migration> Resource::migrations() const {
     std::string postgresql = sqlite;
     for (const ResourceField& field : spec.fields) {
       if (field.since != id) continue;
-      for (const std::string& column : columnDefinitions(field, Dialect::SQLite, true)) {
-        sqlite += "ALTER TABLE " + spec.table + " ADD COLUMN " + column + ";\n";
-      }
-      for (const std::string& column : columnDefinitions(field, Dialect::PostgreSQL, true)) {
-        postgresql += "ALTER TABLE " + spec.table + " ADD COLUMN " + column + ";\n";
-      }
-      sqlite += fieldIndexes(spec, field);
-      postgresql += fieldIndexes(spec, field);
+      sqlite += addedFieldSql(spec, field, Dialect::SQLite);
+      postgresql += addedFieldSql(spec, field, Dialect::PostgreSQL);
     }
     out.emplace_back(id, std::move(sqlite), std::move(postgresql));
   }

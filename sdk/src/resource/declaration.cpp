@@ -299,9 +299,10 @@ RecordSchema querySchemaOf(const ResourceSpec& spec) {
 
 // --- Words -------------------------------------------------------------------
 
-std::string capitalised(std::string text) {
-  if (!text.empty() && text.front() >= 'a' && text.front() <= 'z') text.front() -= 'a' - 'A';
-  return text;
+std::string withArticle(const std::string& word) {
+  const char first = static_cast<char>(std::tolower(static_cast<unsigned char>(word.front())));
+  const bool vowel = std::string_view("aeiou").find(first) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + word;
 }
 
 std::string titleOf(const ResourceSpec& spec) {
@@ -318,10 +319,9 @@ std::string schemaNameOf(const ResourceSpec& spec) {
 }
 
 std::string subjectOf(const ResourceSpec& spec) {
-  const std::string title = titleOf(spec);
-  const char first = static_cast<char>(std::tolower(static_cast<unsigned char>(title.front())));
-  const bool vowel = std::string_view("aeiou").find(first) != std::string_view::npos;
-  return (vowel ? "An " : "A ") + title;
+  std::string subject = withArticle(titleOf(spec));
+  subject.front() = 'A';  // "a " or "an ", at the start of a sentence
+  return subject;
 }
 
 std::string notFoundMessage(const ResourceSpec& spec) {
@@ -332,10 +332,9 @@ std::string duplicateMessage(const ResourceSpec& spec) {
   const ResourceField* field = uniqueField(spec);
   if (field == nullptr) return Error::genericMessage(409);
   if (!field->uniqueMessage.empty()) return field->uniqueMessage;
-  const std::string noun = toLower(spec.noun);
-  const bool vowel = std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
-  return std::string(vowel ? "An " : "A ") + noun + " with this " + field->name +
-         " already exists.";
+  std::string message = withArticle(toLower(spec.noun));
+  message.front() = 'A';
+  return message + " with this " + field->name + " already exists.";
 }
 
 std::string unavailableFieldMessage(const ResourceField& field, const ResourceReference& target) {

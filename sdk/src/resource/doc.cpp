@@ -186,8 +186,7 @@ void describeResource(const ResourceSpec& spec, const RecordQuery& query,
   const std::string one = spec.path + "/{id}";
   const std::string title = titleOf(spec);
   const std::string name = schemaNameOf(spec);
-  const std::string a = subjectOf(spec).substr(0, subjectOf(spec).find(' '));  // "A" or "An"
-  const std::string aTitle = (a == "An" ? "an " : "a ") + title;
+  const std::string aTitle = withArticle(title);
   registry.schema(name, recordSchema(spec));
   const Json record = schema::ref(name);
   query.describeList(registry, spec.path,

@@ -42,23 +42,17 @@ std::string updateSql(const ResourceSpec& spec, const ResourceValues& values) {
   return "UPDATE " + spec.table + " SET " + sets + "updated_at = ? WHERE company_id = ? AND id = ?";
 }
 
-const Value* valueOfColumn(const ResourceValues& values, const std::string& column) {
-  const auto found = std::find_if(values.begin(), values.end(),
-                                  [&](const auto& entry) { return entry.first == column; });
-  return found == values.end() ? nullptr : &found->second;
-}
-
 // The field's value in `values` as the record's JSON shows it, or nullopt
 // when the write does not touch it.
 std::optional<Json> sentJson(const ResourceField& field, const ResourceValues& values) {
   if (field.kind == FieldKind::Related) {
-    const Value* type = valueOfColumn(values, relatedTypeColumn(field));
-    const Value* id = valueOfColumn(values, relatedIdColumn(field));
+    const Value* type = findValue(values, relatedTypeColumn(field));
+    const Value* id = findValue(values, relatedIdColumn(field));
     if (type == nullptr || id == nullptr) return std::nullopt;
     if (type->isNull()) return Json();
     return Json::object({{"type", type->toJson()}, {"id", id->toJson()}});
   }
-  const Value* value = valueOfColumn(values, columnOf(field));
+  const Value* value = findValue(values, columnOf(field));
   if (value == nullptr) return std::nullopt;
   if (field.kind == FieldKind::Tags) return Json::parse(value->asString());
   if (field.kind == FieldKind::DateTime && !value->isNull()) {
@@ -113,7 +107,7 @@ void lockReferences(const ResourceSpec& spec, const RecordDirectory& records, Tx
 }
 
 std::vector<std::string> tagsOf(const ResourceField& field, const ResourceValues& values) {
-  const Value* text = valueOfColumn(values, columnOf(field));
+  const Value* text = findValue(values, columnOf(field));
   return text == nullptr ? std::vector<std::string>{} : tagsFromJsonText(text->asString());
 }
 
@@ -143,15 +137,21 @@ class Handlers {
       throw Error::notFound(target.parentNotFound.empty() ? target.notFound
                                                           : target.parentNotFound);
     }
-    // The path decides the parent: the list's own filters on the field
-    // (?<name>=, and a Related field's ?<column>_type= and ?<column>_id=)
-    // are left out.
-    Request scoped = request;
-    for (const std::string& name : {field.name, relatedTypeColumn(field), relatedIdColumn(field)}) {
-      if (field.kind == FieldKind::Related || name == field.name) scoped.query.erase(name);
+    // The path decides the parent: the field's own filter is left out
+    // (whereOf skips its ?<name>=), and so are a Related field's
+    // ?<column>_type= and ?<column>_id=, which the module's listFilters
+    // read; the request is copied only when it sends them.
+    const std::string typeParam = relatedTypeColumn(field);
+    const std::string idParam = relatedIdColumn(field);
+    std::optional<Request> scoped;
+    if (field.kind == FieldKind::Related &&
+        (request.query.contains(typeParam) || request.query.contains(idParam))) {
+      scoped = request;
+      scoped->query.erase(typeParam);
+      scoped->query.erase(idParam);
     }
-    WhereClause where =
-        whereOf(resource_.spec(), scoped, host_.db().dialect(), tenant, unavailable_, &field);
+    WhereClause where = whereOf(resource_.spec(), scoped ? *scoped : request, host_.db().dialect(),
+                                tenant, unavailable_, &field);
     if (field.kind == FieldKind::Related) {
       where.add(relatedTypeColumn(field) + " = ? AND " + relatedIdColumn(field) + " = ?",
                 {target.recordType, parent});
@@ -207,21 +207,18 @@ class Handlers {
     const std::string& id = request.param("id");
     Json updated;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const auto current =
-          show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update);
-      if (!current) throw Error::notFound(notFoundMessage(spec));
-      keepChanges(spec, values, *current);
-      lockReferences(spec, host_.records(), tx, values, &*current);
+      const Json current = lockedRecord(tx, id);
+      keepChanges(spec, values, current);
+      lockReferences(spec, host_.records(), tx, values, &current);
       if (spec.rules.beforeWrite) {
-        ResourceChange change{ResourceWrite::Update, body, &*current, values};
+        ResourceChange change{ResourceWrite::Update, body, &current, values};
         spec.rules.beforeWrite(tx, change);
       }
       if (values.empty()) {  // nothing sent that can change: no write, no event
-        updated = *current;
+        updated = current;
         return;
       }
-      write(tx, id, values, *current, nowMicros());
-      updated = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+      updated = write(tx, id, values, current, nowMicros());
       tx.emit(spec.eventPrefix + ".updated", updated);
     });
     return Response::ok(updated, spec.noun + " updated.");
@@ -242,21 +239,17 @@ class Handlers {
   }
 
   Response act(const Request& request, const ResourceAction& action) const {
-    const ResourceSpec& spec = resource_.spec();
     const std::string& id = request.param("id");
     Json changed;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const auto current =
-          show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update);
-      if (!current) throw Error::notFound(notFoundMessage(spec));
+      const Json current = lockedRecord(tx, id);
       const std::int64_t now = nowMicros();
-      ActionOutcome outcome = action.apply({request, *current, tx, now});
+      ActionOutcome outcome = action.apply({request, current, tx, now});
       if (!outcome.changed) {  // nothing to change: no write, no event
-        changed = *current;
+        changed = current;
         return;
       }
-      write(tx, id, outcome.values, *current, now);
-      changed = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+      changed = write(tx, id, outcome.values, current, now);
       Json data = changed;
       for (const auto& [name, value] : outcome.eventExtras.asObject()) data.set(name, value);
       tx.emit(action.event, data);
@@ -309,8 +302,16 @@ class Handlers {
                         [this](const Row& row) { return resource_.toJson(row); });
   }
 
-  // An update of the row (and of its tag rows when the tags changed).
-  void write(Tx& tx, const std::string& id, const ResourceValues& values, const Json& current,
+  // The record as GET shows it, locked until the commit; 404 when absent.
+  Json lockedRecord(Tx& tx, const std::string& id) const {
+    auto current = show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update);
+    if (!current) throw Error::notFound(notFoundMessage(resource_.spec()));
+    return std::move(*current);
+  }
+
+  // An update of the row (and of its tag rows when the tags changed); the
+  // record as GET shows it afterwards.
+  Json write(Tx& tx, const std::string& id, const ResourceValues& values, const Json& current,
              std::int64_t now) const {
     const ResourceSpec& spec = resource_.spec();
     Params params;
@@ -318,11 +319,15 @@ class Handlers {
     params.insert(params.end(), {now, tx.companyId(), id});
     conflictOnDuplicate(duplicateMessage(spec), [&] { tx.exec(updateSql(spec, values), params); });
     const ResourceField* field = tagsField(spec);
-    if (field == nullptr || valueOfColumn(values, columnOf(*field)) == nullptr) return;
-    const std::vector<std::string> tags = tagsOf(*field, values);
-    Json::Array shown;
-    for (const std::string& tag : tags) shown.emplace_back(tag);
-    if (Json(std::move(shown)) != current[field->name]) replaceTagRows(tx, tags_->view(), id, tags);
+    if (field != nullptr && findValue(values, columnOf(*field)) != nullptr) {
+      const std::vector<std::string> tags = tagsOf(*field, values);
+      Json::Array shown;
+      for (const std::string& tag : tags) shown.emplace_back(tag);
+      if (Json(std::move(shown)) != current[field->name]) {
+        replaceTagRows(tx, tags_->view(), id, tags);
+      }
+    }
+    return *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
   }
 
   Host& host_;

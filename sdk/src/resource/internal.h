@@ -54,7 +54,8 @@ RecordSchema querySchemaOf(const ResourceSpec& spec);
 
 // --- Words -------------------------------------------------------------------
 
-std::string capitalised(std::string text);
+// "a CRM company", "an invoice": the word after its article.
+std::string withArticle(const std::string& word);
 // The title as a sentence's subject: "A CRM company", "An invoice".
 std::string subjectOf(const ResourceSpec& spec);
 std::string titleOf(const ResourceSpec& spec);        // "CRM company"; "product"

@@ -221,8 +221,9 @@ WhereClause whereOf(const ResourceSpec& spec, const Request& request, Dialect di
       addTextSearch(where, spec.table + "_search", *term);
     }
   }
-  if (const auto tags = tagNamesOf(spec)) {
-    if (const auto tag = filterParam(request, "tag")) addTagFilter(where, tags->view(), *tag);
+  // The tag table's names only for a list that asks for a tag.
+  if (const auto tag = filterParam(request, "tag")) {
+    if (const auto tags = tagNamesOf(spec)) addTagFilter(where, tags->view(), *tag);
   }
   for (const ResourceField& field : spec.fields) {
     if (field.filterable && &field != parent) {
@@ -244,6 +245,22 @@ Value matchValue(const ResourceField& field, const Json& data) {
 }  // namespace resource_detail
 
 using namespace resource_detail;
+
+const Value* findValue(const ResourceValues& values, const std::string& column) {
+  const auto found = std::find_if(values.begin(), values.end(),
+                                  [&](const auto& entry) { return entry.first == column; });
+  return found == values.end() ? nullptr : &found->second;
+}
+
+void setValue(ResourceValues& values, const std::string& column, Value value) {
+  const auto found = std::find_if(values.begin(), values.end(),
+                                  [&](const auto& entry) { return entry.first == column; });
+  if (found != values.end()) {
+    found->second = std::move(value);
+  } else {
+    values.emplace_back(column, std::move(value));
+  }
+}
 
 ResourceValues Resource::validate(const Json& body, ResourceWrite write,
                                   const std::set<std::string>& unavailable) const {
