@@ -141,7 +141,13 @@
 //        ResourceValues; Resource::sortColumns is gone (every
 //        field sorts, record_query.h). A PATCH that changes nothing writes
 //        nothing and emits nothing.
-#define RAPPORT_SDK_ABI_MAJOR 8
+//   9.0: custom fields (issue 23, custom_fields.h): ResourceSpec
+//        customFields (ResourceCustomFields: the opt-in and its migration);
+//        QueryField sideTable and sideKey (values in a side table, filtered
+//        by a semi-join); batch.h's UpsertMatch takes the item's match_on.
+//        Records of an opted-in resource carry custom_fields, and the
+//        engine serves <path>/fields.
+#define RAPPORT_SDK_ABI_MAJOR 9
 #define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 

@@ -28,9 +28,12 @@ namespace rapport {
 
 // The id of the record an upsert item's `data` names in `companyId`
 // (contacts: the one with its e-mail), or nullopt when there is none. Throw
-// rapport::Error 422 when `data` lacks what it matches on.
+// rapport::Error 422 when `data` lacks what it matches on. Since 9.0
+// `matchOn` is the item's (or the batch's) `match_on` ("email",
+// "custom_fields.external_id"), empty when neither sent one: the match
+// throws a 422 on "match_on" for a field it cannot match on.
 using UpsertMatch = std::function<std::optional<std::string>(
-    Queryable& db, const std::string& companyId, const Json& data)>;
+    Queryable& db, const std::string& companyId, const Json& data, const std::string& matchOn)>;
 
 struct BatchSpec {
   // The field upserts match on, for the errors and the API document

@@ -131,6 +131,17 @@ struct QueryField {
   // Text only: part of the table's search_text (search.h), so `contains`
   // first narrows on the search index, then checks this field.
   bool searchable = false;
+  // Since 9.0: the values live in a side table, one row per record that has
+  // one (Tags: one per element), and `column` is that table's value column.
+  // Every condition is then a semi-join,
+  //   id IN (SELECT record_id FROM <sideTable> WHERE company_id = ? AND
+  //          <sideKey> AND <the condition on column>),
+  // (`ne`, `nin` and `null: true` the NOT IN of their opposite, so records
+  // without a row match them), served by the side table's index. The sort
+  // needs sortExpression (over the record table). A custom field
+  // (custom_fields.h) is such a field.
+  std::string sideTable = "";
+  std::string sideKey = "";  // SQL without parameters: "field_id = 'cf_...'"
 };
 
 // A reference whose target's type is stored beside its id (an activity's

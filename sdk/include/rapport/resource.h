@@ -258,6 +258,16 @@ struct ResourceStorage {
   std::string recordColumn = "";
 };
 
+// Custom fields (custom_fields.h, since 9.0): each company's own fields on
+// this record type.
+struct ResourceCustomFields {
+  // The id of the migration the engine writes to add the `custom_fields`
+  // column (TEXT NOT NULL DEFAULT '{}') to the table:
+  // "0009_contacts_custom_fields". Non-empty opts the resource in. It runs
+  // after the table's own migration (storage.migration, or the module's).
+  std::string migration = "";
+};
+
 // Which request a body is validated for.
 enum class ResourceWrite { Create, Update };
 
@@ -373,6 +383,8 @@ struct ResourceSpec {
   // that referred to it are unlinked").
   std::string createDescription = "";
   std::string deleteDescription = "";
+  // --- Since 9.0 ---
+  ResourceCustomFields customFields = {};
 };
 
 // A resource built from its declaration. Cheap to copy (copies share the
