@@ -80,14 +80,14 @@ Response update(const BatchTarget& target, const Request& batch, const std::stri
 // record it made is updated instead, once.
 Response upsert(const BatchTarget& target, const Request& batch, const Json& data) {
   const std::string& company = batch.identity.companyId;
-  if (const auto id = target.spec.match(*target.db, company, data)) {
+  if (const auto id = target.spec.match(*target.db, company, data, "")) {
     return update(target, batch, *id, data);
   }
   try {
     return create(target, batch, data);
   } catch (const rapport::Error& error) {
     if (error.status() != 409) throw;
-    const auto winner = target.spec.match(*target.db, company, data);
+    const auto winner = target.spec.match(*target.db, company, data, "");
     if (!winner) throw;
     return update(target, batch, *winner, data);
   }
