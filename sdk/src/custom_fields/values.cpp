@@ -54,9 +54,10 @@ Json readMultiSelect(Validator& v, const std::string& name, const Json& value,
   }
   std::set<std::string> seen;
   for (const Json& item : value.asArray()) {
-    const bool known = item.isString() &&
-                       std::any_of(d.options.begin(), d.options.end(),
-                                   [&](const CustomFieldOption& o) { return o.value == item.asString(); });
+    const bool known = item.isString() && std::any_of(d.options.begin(), d.options.end(),
+                                                      [&](const CustomFieldOption& o) {
+                                                        return o.value == item.asString();
+                                                      });
     if (!known) {
       v.fail(name, "The " + name + " holds a value that is not one of its options.");
       return Json();
@@ -151,13 +152,14 @@ std::vector<SideValue> sideValuesOf(const CustomFieldDefinition& d, const Json& 
     case CustomFieldType::Money:
       return {{Value(), Value(static_cast<long long>(value.asInt())), Value()}};
     case CustomFieldType::Decimal:
-      return {{Value(), Value(static_cast<long long>(std::llround(value.asDouble() * kDecimalScale))),
+      return {{Value(),
+               Value(static_cast<long long>(std::llround(value.asDouble() * kDecimalScale))),
                Value()}};
     case CustomFieldType::Boolean:
       return {{Value(), Value(value.asBool() ? 1LL : 0LL), Value()}};
     case CustomFieldType::DateTime:
-      return {{Value(), Value(static_cast<long long>(*parseIsoTimestamp(value.asString()))),
-               Value()}};
+      return {
+          {Value(), Value(static_cast<long long>(*parseIsoTimestamp(value.asString()))), Value()}};
     case CustomFieldType::LongText:
       return {{Value(), Value(), Value(toLower(value.asString()))}};
     case CustomFieldType::MultiSelect: {
@@ -242,7 +244,8 @@ void checkReferences(Tx& tx, const RecordDirectory& records, const CustomFieldSe
   if (!errors.empty()) throw Error::validation(std::move(errors));
 }
 
-std::string mergedJson(const Json& shown, const CustomFieldSet& fields, const CustomValues& values) {
+std::string mergedJson(const Json& shown, const CustomFieldSet& fields,
+                       const CustomValues& values) {
   Json out = Json::object();
   for (const CustomFieldDefinition& d : fields) {
     const Json& value = shown[d.key];
@@ -290,8 +293,8 @@ std::optional<std::string> matchRecord(Queryable& db, const CustomFieldSet& fiel
                                        const std::string& key, const Json& data) {
   const CustomFieldDefinition* d = byKey(fields, key);
   if (d == nullptr || !d->unique) {
-    throw Error::invalidField("match_on", "The match_on must name a unique field; custom_fields." +
-                                              key + " is not one.");
+    throw Error::invalidField(
+        "match_on", "The match_on must name a unique field; custom_fields." + key + " is not one.");
   }
   FieldErrors errors;
   const Json sent = data["custom_fields"][key];
