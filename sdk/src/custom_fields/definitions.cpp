@@ -180,7 +180,8 @@ CustomFieldDefinition definitionOf(const Row& row) {
   d.description = row.str("description");
   d.required = row.flag("required");
   d.unique = row.flag("is_unique");
-  for (const Json& o : Json::parse(row.str("options")).asArray()) {
+  const Json options = Json::parse(row.str("options"));
+  for (const Json& o : options.asArray()) {
     d.options.push_back({o["value"].asString(), o["label"].asString()});
   }
   if (const auto text = row.optStr("default_value")) d.defaultValue = Json::parse(*text);

@@ -339,8 +339,10 @@ std::vector<QueryField> queryFields(const CustomFieldSet& fields, const std::str
     switch (d.type) {
       case CustomFieldType::Number:
       case CustomFieldType::Money:
-      case CustomFieldType::Decimal:
         f.kind = QueryKind::Number;
+        break;
+      case CustomFieldType::Decimal:
+        f.kind = QueryKind::Decimal;
         break;
       case CustomFieldType::Boolean:
         f.kind = QueryKind::Boolean;
