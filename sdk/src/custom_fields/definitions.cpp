@@ -102,6 +102,10 @@ Json customFieldJson(const CustomFieldDefinition& d) {
 }
 
 Json customFieldsSchema(const CustomFieldSet& fields) {
+  if (fields.empty()) {
+    return schema::anyObject("The company's custom fields (none defined).")
+        .set("additionalProperties", true);
+  }
   schema::Properties properties;
   std::vector<std::string> required;
   for (const CustomFieldDefinition& d : fields) {

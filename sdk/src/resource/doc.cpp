@@ -82,6 +82,7 @@ Json recordSchema(const ResourceSpec& spec) {
     properties.emplace_back(
         "custom_fields",
         schema::anyObject("The company's custom fields: every defined key, null when unset.")
+            .set("additionalProperties", true)
             .set(kCustomFieldsMarker, spec.recordType));
     required.push_back("custom_fields");
   }

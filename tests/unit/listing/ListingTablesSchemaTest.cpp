@@ -152,8 +152,7 @@ std::vector<ListingModule> listingModules() {
           {"deals",
            deals::migrations(),
            {},
-           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded "
-           "0007_deals_custom_fields:ran ",
+           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ",
            ""},
           {"activities", activities::migrations(), activitiesSdk7(),
            "0004_activities:recorded 0005_activities_custom_fields:ran ", ""},
