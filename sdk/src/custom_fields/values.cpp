@@ -262,20 +262,47 @@ std::string mergedJson(const Json& shown, const CustomFieldSet& fields,
 }
 
 void writeIndexRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& values,
-                    const std::string& recordId, std::int64_t createdAt,
-                    const std::string& duplicateMessage, const std::string& tableNoun) {
+                    const std::string& recordId, std::int64_t createdAt, bool creating,
+                    const std::string& duplicateMessage, const std::string& subject) {
+  // A record's rows change in at most three statements (the rows of the
+  // changed fields removed, then the new ones in one insert), plus one per
+  // unique value: a create with 20 custom fields is one more statement.
+  std::string changed;
+  Params changedParams;
+  std::string rows;
+  Params rowParams;
   for (const auto& [id, value] : values) {
     const CustomFieldDefinition* d = byId(fields, id);
     if (d == nullptr) continue;
-    tx.exec("DELETE FROM custom_field_values WHERE field_id = ? AND record_id = ?", {id, recordId});
+    changed += changed.empty() ? "?" : ", ?";
+    changedParams.push_back(id);
     for (const SideValue& side : sideValuesOf(*d, value)) {
-      tx.exec(
-          "INSERT INTO custom_field_values (company_id, field_id, record_id, v_text, v_num, "
-          "v_long, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          {tx.companyId(), id, recordId, side.text, side.number, side.longText, createdAt});
+      rows += rows.empty() ? "(?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?)";
+      rowParams.insert(rowParams.end(),
+                       {Value(tx.companyId()), Value(id), Value(recordId), side.text, side.number,
+                        side.longText, Value(static_cast<long long>(createdAt))});
     }
-    if (!d->unique) continue;
-    tx.exec("DELETE FROM custom_field_unique WHERE field_id = ? AND record_id = ?", {id, recordId});
+  }
+  if (changed.empty()) return;
+  if (!creating) {
+    changedParams.push_back(recordId);
+    tx.exec("DELETE FROM custom_field_values WHERE field_id IN (" + changed + ") AND record_id = ?",
+            changedParams);
+  }
+  if (!rows.empty()) {
+    tx.exec(
+        "INSERT INTO custom_field_values (company_id, field_id, record_id, v_text, v_num, v_long, "
+        "created_at) VALUES " +
+            rows,
+        rowParams);
+  }
+  for (const auto& [id, value] : values) {
+    const CustomFieldDefinition* d = byId(fields, id);
+    if (d == nullptr || !d->unique) continue;
+    if (!creating) {
+      tx.exec("DELETE FROM custom_field_unique WHERE field_id = ? AND record_id = ?",
+              {id, recordId});
+    }
     if (value.isNull()) continue;
     try {
       tx.exec("INSERT INTO custom_field_unique (field_id, value, record_id) VALUES (?, ?, ?)",
@@ -283,7 +310,7 @@ void writeIndexRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& va
     } catch (const DbError& e) {
       if (!e.isUniqueViolation()) throw;
       throw Error::conflict(duplicateMessage.empty()
-                                ? "A " + tableNoun + " with this " + d->key + " already exists."
+                                ? subject + " with this " + d->key + " already exists."
                                 : duplicateMessage);
     }
   }

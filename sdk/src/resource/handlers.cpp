@@ -222,7 +222,7 @@ class Handlers {
       if (const ResourceField* field = tagsField(spec)) {
         replaceTagRows(tx, tags_->view(), id, tagsOf(*field, values));
       }
-      writeCustomRows(tx, fields, custom, id, now);
+      writeCustomRows(tx, fields, custom, id, now, true);
       created = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None,
                       definitions_ ? &fields : nullptr);
       tx.emit(spec.eventPrefix + ".created", created);
@@ -265,7 +265,7 @@ class Handlers {
         setValue(values, "custom_fields",
                  Value(custom_fields::mergedJson(current["custom_fields"], fields, custom)));
         writeCustomRows(tx, fields, custom, id,
-                        parseIsoTimestamp(current["created_at"].asString()).value_or(now));
+                        parseIsoTimestamp(current["created_at"].asString()).value_or(now), false);
       }
       updated = write(tx, id, values, current, now, fields);
       tx.emit(spec.eventPrefix + ".updated", updated);
@@ -437,10 +437,10 @@ class Handlers {
   }
 
   void writeCustomRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& values,
-                       const std::string& id, std::int64_t createdAt) const {
+                       const std::string& id, std::int64_t createdAt, bool creating) const {
     if (!definitions_) return;
     const ResourceSpec& spec = resource_.spec();
-    custom_fields::writeIndexRows(tx, fields, values, id, createdAt, "", toLower(titleOf(spec)));
+    custom_fields::writeIndexRows(tx, fields, values, id, createdAt, creating, "", subjectOf(spec));
   }
 
   // The record as GET shows it, locked until the commit; 404 when absent.
