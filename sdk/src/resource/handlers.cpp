@@ -494,7 +494,9 @@ BatchSpec batchSpecOf(const ResourceSpec& spec,
                                          const std::string& matchOn) -> std::optional<std::string> {
         const std::string prefix = "custom_fields.";
         if (definitions && matchOn.starts_with(prefix)) {
-          return custom_fields::matchRecord(db, definitions->cache()->get(db, tenant)->fields,
+          // The definitions as they are now (not the reads' cache): a field
+          // made unique a moment ago on another instance matches.
+          return custom_fields::matchRecord(db, definitions->current(db, tenant),
                                             matchOn.substr(prefix.size()), data);
         }
         if (!field || (!matchOn.empty() && matchOn != field->name)) {
