@@ -33,6 +33,11 @@
 # surname "Quennell" (20 rows) and every 500th (i % 500 = 0) the tag "partner"
 # (20 rows).
 #
+# custom_fields: when the scale fields are defined (run.sh --scale with a
+# custom-field list; SEED_CF_TIER set by lib/custom_fields.sh), each row's
+# values of tier, score and since in the JSON column, and their
+# custom_field_values rows written from it in the same transaction.
+#
 # search_text is a generated column and is not written; on SQLite the FTS5
 # table contacts_search (and contact_counts, from migration 0002) are kept by
 # the module's insert triggers; contact_tags gets one row per tag.
