@@ -169,7 +169,7 @@ seed_companies() {
   esac
   local pad="printf('%017d', i)"
   [ "$ENGINE" = sqlite ] || pad="lpad(i::text, 17, '0')"
-  db_sql >/dev/null <<SQL
+  db_sql >/dev/null <<SQL || return 1
 INSERT INTO companies (id, name, created_at, updated_at)
 WITH $numbers SELECT 'comp_cfseed' || $pad, 'Seeded company ' || i, 1700000000000000, 1700000000000000 FROM n;
 SQL
@@ -184,7 +184,7 @@ seed_definitions() {
   case $ENGINE in
     sqlite)
       numbers="RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $((COMPANIES - 1)))"
-      fields="RECURSIVE f(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM f WHERE j < $FIELDS)"
+      fields="f(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM f WHERE j < $FIELDS)"
       pad="printf('%017d', i)" jpad="printf('%03d', j)"
       ;;
     postgresql)
@@ -195,7 +195,7 @@ seed_definitions() {
       ;;
   esac
   local options='[{"value":"alpha","label":"alpha"},{"value":"beta","label":"beta"},{"value":"gamma","label":"gamma"}]'
-  db_sql >/dev/null <<SQL
+  db_sql >/dev/null <<SQL || return 1
 INSERT INTO custom_field_definitions (id, company_id, record_type, field_key, label, type,
   description, required, is_unique, options, default_value, target, created_at, updated_at)
 WITH $numbers, $fields,
