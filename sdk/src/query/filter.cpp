@@ -244,8 +244,12 @@ class Compiler {
         // when they are many, walking the order's index and probing each
         // record's row stops after the page (Condition::walkingSql; the
         // same values in the same order).
-        c.walkingSql = "EXISTS (SELECT 1 FROM " + f.sideTable + " WHERE " + f.sideKey +
-                       " AND record_id = " + self.schema.table + ".id AND " + rows.sql + ")";
+        // The field and the value hidden from the planner (+(...)): the
+        // record's own rows (its index leads with record_id) must serve
+        // the probe, not a value index holding every match.
+        c.walkingSql = "EXISTS (SELECT 1 FROM " + f.sideTable +
+                       " WHERE record_id = " + self.schema.table + ".id AND +(" + f.sideKey +
+                       ") AND +(" + rows.sql + "))";
         c.rangeColumn = f.sortExpression;
       }
       out.push_back(std::move(c));

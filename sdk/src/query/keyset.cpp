@@ -78,6 +78,17 @@ KeysetPage finished(const SecretBox& box, const std::string& signature, std::siz
 
 }  // namespace
 
+bool denseSide(Queryable& db, const Condition& condition) {
+  const QueryField& f = *condition.sideField;
+  Params params = condition.sideParams;
+  params.emplace_back(static_cast<long long>(kDenseRange));
+  return db.query("SELECT COUNT(*) AS n FROM (SELECT 1 FROM " + f.sideTable + " WHERE " +
+                      f.sideKey + " AND " + condition.sideSql + " LIMIT ?) AS matches",
+                  params)
+             .front()
+             .i64("n") >= kDenseRange;
+}
+
 bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where) {
   Params params = where.params();
   params.emplace_back(static_cast<long long>(kDenseRange));

@@ -35,4 +35,8 @@ constexpr std::int64_t kDenseRange = 2000;
 // (counted through the range's own index, never more than that many).
 bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where);
 
+// The same for one side-table condition (Condition::sideField), counted on
+// its side rows alone: no record is read, and no list of matches is built.
+bool denseSide(Queryable& db, const Condition& condition);
+
 }  // namespace rapport::query

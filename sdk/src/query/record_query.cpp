@@ -118,7 +118,17 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
                                       self.schema.countsTable);
     return Response::list(shaped(found.rows), pageMeta(list.page, found.total));
   }
-  const bool walk = walking && query::denseRange(bounded, self, where);
+  // Dense enough to walk: side-table conditions are counted on their own
+  // rows (the list's count would first list every match, compiled.h).
+  const bool sideOnly = std::all_of(conditions.begin(), conditions.end(), [&](const auto& c) {
+    return !walks(c) || c.sideField != nullptr;
+  });
+  const bool walk =
+      walking &&
+      (sideOnly
+           ? std::all_of(conditions.begin(), conditions.end(),
+                         [&](const auto& c) { return !walks(c) || query::denseSide(bounded, c); })
+           : query::denseRange(bounded, self, where));
   query::KeysetPage page = query::keysetPage(
       bounded, host.secrets(), self, where, sideSort ? *sideWhere : (walk ? *walking : where), sort,
       columns, list.limit, list.cursor, onePlan, pushed);
