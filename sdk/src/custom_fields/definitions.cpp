@@ -272,7 +272,9 @@ std::vector<CustomFieldOption> readOptions(Validator& v, const Json& body) {
     }
     Validator nested(flat);
     const auto value = nested.string(at + ".value", {.required = true, .min = 1, .max = 100});
-    const auto label = nested.string(at + ".label", {.max = 100});
+    // A label may be left out (it is then the value), not sent blank.
+    const bool labelled = flat.contains(at + ".label") && !flat[at + ".label"].isNull();
+    const auto label = nested.string(at + ".label", {.required = labelled, .min = 1, .max = 100});
     for (const auto& [name, messages] : nested.errors()) {
       for (const std::string& message : messages) v.fail(name, message);
     }
@@ -288,8 +290,10 @@ std::vector<CustomFieldOption> readOptions(Validator& v, const Json& body) {
 }
 
 // The checks between members, on the definition as it would be stored.
-void checkShape(Validator& v, const CustomFieldDefinition& d, const Json& body) {
-  if (isSelect(d.type) && d.options.empty() && !v.errors().contains("options")) {
+void checkShape(Validator& v, CustomFieldDefinition& d, const Json& body) {
+  const bool sent = body.contains("options") && !body["options"].isNull() &&
+                    !(body["options"].isArray() && body["options"].size() == 0);
+  if (isSelect(d.type) && d.options.empty() && !sent && !v.errors().contains("options")) {
     v.fail("options",
            "The options field is required for a " + customFieldTypeName(d.type) + " field.");
   }
@@ -317,11 +321,15 @@ void checkShape(Validator& v, const CustomFieldDefinition& d, const Json& body) 
   probe.key = "default";
   probe.required = false;
   probe.id = "probe";
-  readValues(Json::object({{"custom_fields", Json::object({{"default", d.defaultValue}})}}),
-             {probe}, false, errors);
+  const CustomValues read =
+      readValues(Json::object({{"custom_fields", Json::object({{"default", d.defaultValue}})}}),
+                 {probe}, false, errors);
   if (!errors.empty()) {
     v.fail("default", "The default must be a valid " + customFieldTypeName(d.type) + " value.");
+    return;
   }
+  // Stored as a value is (trimmed, lower-cased, in UTC...).
+  d.defaultValue = read.at(probe.id);
 }
 
 std::optional<std::string> readDescription(Validator& v) {

@@ -16,7 +16,9 @@ namespace rapport::custom_fields {
 namespace {
 
 constexpr double kDecimalScale = 1'000'000.0;
-constexpr double kDecimalLimit = 1e12;  // |value| below it: exact in micro-units
+// |value| below it: its micro-units (below 2^53) are exact in a double, so a
+// seventh decimal is always seen.
+constexpr double kDecimalLimit = 1e9;
 
 std::string nameOf(const CustomFieldDefinition& d) {
   return "custom_fields." + d.key;
@@ -36,9 +38,11 @@ Json readDecimal(Validator& v, const std::string& name, const Json& value) {
   const double number = value.asDouble();
   const double scaled = number * kDecimalScale;
   const double rounded = std::round(scaled);
+  // What the multiplication may add: a few units in the last place.
+  const double slack = std::max(1e-6, std::fabs(scaled) * 1e-15);
   if (!std::isfinite(number) || std::fabs(number) >= kDecimalLimit ||
-      std::fabs(scaled - rounded) > 1e-6 * std::max(1.0, std::fabs(scaled))) {
-    v.fail(name, "The " + name + " must be a number with at most 6 decimals, below 10^12.");
+      std::fabs(scaled - rounded) > slack) {
+    v.fail(name, "The " + name + " must be a number with at most 6 decimals, below 10^9.");
     return Json();
   }
   const auto micros = static_cast<long long>(rounded);

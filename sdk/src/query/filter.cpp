@@ -206,8 +206,14 @@ class Compiler {
     inner.nullable = false;
     std::vector<Condition> out;
     for (const auto& [op, json, at] : requested(f, value, path)) {
-      // Text values are stored lower-cased: every comparison is in any case.
-      const Json folded = f.kind == QueryKind::Text ? lowered(json) : json;
+      // Text values are stored lower-cased: every comparison is in any case;
+      // booleans as 0 and 1.
+      Json folded = f.kind == QueryKind::Text ? lowered(json) : json;
+      QueryField typed = inner;
+      if (f.kind == QueryKind::Boolean && json.isBool()) {
+        folded = Json(json.asBool() ? 1 : 0);
+        typed.kind = QueryKind::Number;
+      }
       Condition rows;
       bool negated = false;
       if (op == Op::Null) {
@@ -220,10 +226,10 @@ class Compiler {
         count();
         rows = {f.column + " = ?", {Value(text(json, at))}};
       } else if (op == Op::Ne || op == Op::Nin) {
-        rows = operation(self, inner, op == Op::Ne ? Op::Eq : Op::In, folded, at);
+        rows = operation(self, typed, op == Op::Ne ? Op::Eq : Op::In, folded, at);
         negated = true;
       } else {
-        rows = operation(self, inner, op, folded, at);
+        rows = operation(self, typed, op, folded, at);
       }
       // The side key names a field of this tenant: its rows are the tenant's.
       Condition c{std::string("id ") + (negated ? "NOT IN" : "IN") + " (SELECT record_id FROM " +
