@@ -51,12 +51,12 @@ function lintWithRedocly(check, config, file) {
   }
 }
 
-function lintWithSpectral(check, file) {
+function lintWithSpectral(check, ruleset, file) {
   const name = "Spectral (spectral:oas recommended) finds no error and no warning";
   const severities = ["error", "warning", "info", "hint"];
   try {
     const results = JSON.parse(lint("spectral", [
-      "lint", file, "--ruleset", join(here, "spectral.yaml"), "--format", "json", "--quiet"]));
+      "lint", file, "--ruleset", ruleset, "--format", "json", "--quiet"]));
     const counted = results.filter((r) => r.severity <= 1);
     const count = (severity) => results.filter((r) => r.severity === severity).length;
     console.log(`Spectral: ${count(0)} error(s), ${count(1)} warning(s)`);
@@ -69,11 +69,12 @@ function lintWithSpectral(check, file) {
 
 // Validates and lints `doc`, reporting each result through check(name, ok,
 // detail). The document is written as openapi.json in `dir`: the name
-// .redocly.lint-ignore.yaml and spectral.yaml's override know. Redocly reads
-// its ignore file beside its configuration and resolves the names in it from
-// there, so a `dir` other than this folder gets this folder's redocly.yaml
-// and ignore file copied beside the document (the same rules, not a second
-// set); Spectral's override matches any openapi.json.
+// .redocly.lint-ignore.yaml and spectral.yaml's override know. Both tools
+// resolve those names from the folder of their rules (Redocly reads its
+// ignore file beside its configuration; Spectral matches an override's
+// files relative to its ruleset), so a `dir` other than this folder gets
+// this folder's redocly.yaml, .redocly.lint-ignore.yaml and spectral.yaml
+// copied beside the document: the same rules, not a second set.
 export async function checkDocument(doc, dir, check) {
   try {
     await SwaggerParser.validate(structuredClone(doc));
@@ -84,10 +85,10 @@ export async function checkDocument(doc, dir, check) {
   const file = join(dir, "openapi.json");
   writeFileSync(file, JSON.stringify(doc, null, 2));
   if (resolve(dir) !== resolve(here)) {
-    for (const name of ["redocly.yaml", ".redocly.lint-ignore.yaml"]) {
+    for (const name of ["redocly.yaml", ".redocly.lint-ignore.yaml", "spectral.yaml"]) {
       copyFileSync(join(here, name), join(dir, name));
     }
   }
   lintWithRedocly(check, join(dir, "redocly.yaml"), file);
-  lintWithSpectral(check, file);
+  lintWithSpectral(check, join(dir, "spectral.yaml"), file);
 }
