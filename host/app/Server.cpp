@@ -8,6 +8,7 @@
 #include "app/ModuleRegistry.h"
 #include "events/EventRetention.h"
 #include "events/EventsRoute.h"
+#include "events/HostEventTypes.h"
 #include "host_migrations.gen.h"
 #include "loader/SdkLibraryCheck.h"
 #include "log/Log.h"
@@ -100,6 +101,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
     events_.record(tx, type, data);
   });
+  // Before any module: a module that declares one of them is refused.
+  declareHostEventTypes(events_);
   log::info("storage ready", {{"database", db_->describe()}});
 
   std::vector<std::string> enabled = splitList(settings.get("modules.enabled"));

@@ -25,22 +25,43 @@ std::string collectionName(const std::string& pattern) {
   return pattern.substr(pattern.rfind('/') + 1);
 }
 
+// What upserts match on (rapport/batch.h): `upsertBy` unless the batch or
+// the item names another unique field, such as a custom field.
+Json matchOnSchema(const std::string& upsertBy, const std::string& which) {
+  return schema::string(which + ": another unique field, such as a unique custom field " +
+                        "(`custom_fields.<key>`), instead of `" + upsertBy +
+                        "`. A field that cannot be matched on is a 422 on `match_on`.")
+      .set("minLength", 1);
+}
+
 Json itemSchema(const Route& post, const Route& patch, const std::string& upsertBy) {
   std::vector<std::string> actions = {"create", "update"};
   if (!upsertBy.empty()) actions.emplace_back("upsert");
   Json data = eitherOf(post, patch, &rapport::RouteDoc::body);
   if (data.isNull()) data = schema::anyObject();
-  return schema::object({{"action", schema::enumOf(actions)},
-                         {"id", schema::string("The record to update (update only).")},
-                         {"data", std::move(data)}},
-                        {"action", "data"});
+  schema::Properties properties = {{"action", schema::enumOf(actions)},
+                                   {"id", schema::string("The record to update (update only).")}};
+  if (!upsertBy.empty()) {
+    properties.emplace_back("match_on", matchOnSchema(upsertBy,
+                                                      "What this upsert item (upsert only) "
+                                                      "matches on, over the batch's `match_on`"));
+  }
+  properties.emplace_back("data", std::move(data));
+  return schema::object(std::move(properties), {"action", "data"});
 }
 
 Json bodySchema(const Route& post, const Route& patch, const std::string& upsertBy) {
   Json items = schema::arrayOf(itemSchema(post, patch, upsertBy));
   items.set("minItems", Json(std::int64_t{1}));
   items.set("maxItems", Json(static_cast<std::int64_t>(kMaxBatchItems)));
-  return schema::object({{"items", std::move(items)}}, {"items"});
+  schema::Properties properties;
+  if (!upsertBy.empty()) {
+    properties.emplace_back(
+        "match_on",
+        matchOnSchema(upsertBy, "What the upsert items without their own `match_on` match on"));
+  }
+  properties.emplace_back("items", std::move(items));
+  return schema::object(std::move(properties), {"items"});
 }
 
 // One item's result: a success's status and data, or a failure's status,
@@ -66,7 +87,8 @@ std::string description(const Route& post, const Route& patch, const std::string
                      "` with `id`";
   if (!upsertBy.empty()) {
     text += ", `upsert` as an update of the record with the same `" + upsertBy +
-            "`, or a create when there is none";
+            "` (or the field its `match_on`, or the batch's, names), or a create when there is "
+            "none";
   }
   return text +
          ". The answer has one result per item, in order: its status and `data`, or its "

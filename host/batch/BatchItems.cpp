@@ -53,8 +53,37 @@ std::string readId(const Json& item, const std::string& key, BatchAction action,
   return id->asString();
 }
 
+// A match_on at `field` of `holder` (the body, or an item): a non-empty
+// string, or absent (null counts as absent).
+std::string readMatchOn(const Json& holder, const std::string& field, FieldErrors& errors) {
+  const Json* matchOn = holder.find("match_on");
+  if (matchOn == nullptr || matchOn->isNull()) return {};
+  if (!matchOn->isString()) {
+    errors[field].push_back("The " + field + " must be a string.");
+    return {};
+  }
+  if (matchOn->asString().empty()) {
+    errors[field].push_back("The " + field + " must not be empty.");
+    return {};
+  }
+  return matchOn->asString();
+}
+
+// The item's own match_on, on an upsert only (like the id on an update): it
+// says what the item's data is matched on, which no other action does.
+std::string readItemMatchOn(const Json& item, const std::string& key,
+                            std::optional<BatchAction> action, FieldErrors& errors) {
+  const std::string field = key + ".match_on";
+  std::string matchOn = readMatchOn(item, field, errors);
+  if (!matchOn.empty() && action && *action != BatchAction::Upsert) {
+    errors[field].push_back("The " + field + " is only allowed on an upsert.");
+    return {};
+  }
+  return matchOn;
+}
+
 void readItem(const Json& item, const std::string& key, const std::string& upsertBy,
-              std::vector<BatchItem>& items, FieldErrors& errors) {
+              const std::string& batchMatchOn, std::vector<BatchItem>& items, FieldErrors& errors) {
   if (!item.isObject()) {
     errors[key].push_back("The " + key + " must be an object.");
     return;
@@ -66,6 +95,9 @@ void readItem(const Json& item, const std::string& key, const std::string& upser
   // names every problem; the id rule then follows what the item claims.
   read.id = readId(item, key, action.value_or(BatchAction::Create), errors);
   if (action) read.action = *action;
+  read.matchOn = readItemMatchOn(item, key, action, errors);
+  read.ownMatchOn = !read.matchOn.empty();
+  if (!read.ownMatchOn && read.action == BatchAction::Upsert) read.matchOn = batchMatchOn;
   const std::string dataKey = key + ".data";
   const Json* data = item.find("data");
   if (data == nullptr || data->isNull()) {
@@ -78,30 +110,38 @@ void readItem(const Json& item, const std::string& key, const std::string& upser
   if (errors.size() == before) items.push_back(std::move(read));
 }
 
+// The items array of `body` with 1 to kMaxBatchItems items, or nullptr
+// (with its message in `errors`).
+const Json::Array* itemsOf(const Json& body, FieldErrors& errors) {
+  const Json* items = body.isObject() ? body.find("items") : nullptr;
+  std::string problem;
+  if (items == nullptr || items->isNull()) {
+    problem = required("items");
+  } else if (!items->isArray()) {
+    problem = "The items must be an array.";
+  } else if (items->size() == 0) {
+    problem = "The items must have at least 1 item.";
+  } else if (items->size() > kMaxBatchItems) {
+    problem = "The items may not have more than " + std::to_string(kMaxBatchItems) + " items.";
+  } else {
+    return &items->asArray();
+  }
+  errors["items"].push_back(std::move(problem));
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<BatchItem> readBatchItems(const Json& body, const std::string& upsertBy) {
   FieldErrors errors;
-  const Json* items = body.isObject() ? body.find("items") : nullptr;
-  if (items == nullptr || items->isNull()) {
-    throw Error::validation({{"items", {required("items")}}});
-  }
-  if (!items->isArray()) {
-    throw Error::validation({{"items", {"The items must be an array."}}});
-  }
-  if (items->size() == 0) {
-    throw Error::validation({{"items", {"The items must have at least 1 item."}}});
-  }
-  if (items->size() > kMaxBatchItems) {
-    throw Error::validation(
-        {{"items",
-          {"The items may not have more than " + std::to_string(kMaxBatchItems) + " items."}}});
-  }
+  // The batch's match_on is every upsert item's unless it sends its own.
+  const std::string matchOn = body.isObject() ? readMatchOn(body, "match_on", errors) : "";
   std::vector<BatchItem> read;
-  read.reserve(items->size());
-  const Json::Array& array = items->asArray();
-  for (std::size_t i = 0; i < array.size(); ++i) {
-    readItem(array[i], "items." + std::to_string(i), upsertBy, read, errors);
+  if (const Json::Array* array = itemsOf(body, errors)) {
+    read.reserve(array->size());
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      readItem((*array)[i], "items." + std::to_string(i), upsertBy, matchOn, read, errors);
+    }
   }
   if (!errors.empty()) throw Error::validation(std::move(errors));
   return read;

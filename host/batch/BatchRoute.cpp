@@ -1,5 +1,6 @@
 #include "batch/BatchRoute.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -75,19 +76,21 @@ Response update(const BatchTarget& target, const Request& batch, const std::stri
       itemRequest(batch, "PATCH", target.collection + "/" + id, {{"id", id}}, data));
 }
 
-// The record `data` names is updated, or created when there is none. A 409
-// from the create is a concurrent create of the same key that won: the
-// record it made is updated instead, once.
-Response upsert(const BatchTarget& target, const Request& batch, const Json& data) {
+// The record `data` names (by `matchOn`, the item's or the batch's match_on,
+// empty for the collection's own key) is updated, or created when there is
+// none. A 409 from the create is a concurrent create of the same key that
+// won: the record it made is updated instead, once.
+Response upsert(const BatchTarget& target, const Request& batch, const Json& data,
+                const std::string& matchOn) {
   const std::string& company = batch.identity.companyId;
-  if (const auto id = target.spec.match(*target.db, company, data)) {
+  if (const auto id = target.spec.match(*target.db, company, data, matchOn)) {
     return update(target, batch, *id, data);
   }
   try {
     return create(target, batch, data);
   } catch (const rapport::Error& error) {
     if (error.status() != 409) throw;
-    const auto winner = target.spec.match(*target.db, company, data);
+    const auto winner = target.spec.match(*target.db, company, data, matchOn);
     if (!winner) throw;
     return update(target, batch, *winner, data);
   }
@@ -100,7 +103,7 @@ Response run(const BatchTarget& target, const Request& batch, const BatchItem& i
     case BatchAction::Update:
       return update(target, batch, item.id, item.data);
     case BatchAction::Upsert:
-      return upsert(target, batch, item.data);
+      return upsert(target, batch, item.data, item.matchOn);
   }
   throw std::logic_error("unknown batch action");
 }
@@ -169,8 +172,30 @@ Json resultOf(const BatchTarget& target, const Request& batch, const BatchItem& 
   return genericFailure(500);
 }
 
+// A batch's match_on names one field for all the upserts that send none of
+// their own: when the collection's match refuses it (a 422 on match_on, which
+// does not depend on the item's data), the whole call is that 422 and
+// nothing runs (decisions §14). Asked once, with the first such item; any
+// other outcome is left to the items themselves, which match again.
+void checkBatchMatchOn(const BatchTarget& target, const Request& batch,
+                       const std::vector<BatchItem>& items) {
+  const auto first = std::find_if(items.begin(), items.end(), [](const BatchItem& item) {
+    return item.action == BatchAction::Upsert && !item.ownMatchOn && !item.matchOn.empty();
+  });
+  if (first == items.end()) return;
+  try {
+    target.spec.match(*target.db, batch.identity.companyId, first->data, first->matchOn);
+  } catch (const rapport::Error& error) {
+    const auto refused = error.errors().find("match_on");
+    if (error.status() == 422 && refused != error.errors().end()) {
+      throw rapport::Error::validation({*refused});
+    }
+  }
+}
+
 Response serve(const BatchTarget& target, const Request& request) {
   const std::vector<BatchItem> items = readBatchItems(request.bodyObject(), target.spec.upsertBy);
+  checkBatchMatchOn(target, request, items);
   Json results = Json::array();
   for (std::size_t i = 0; i < items.size(); ++i) {
     results.push(resultOf(target, request, items[i], i));

@@ -13,6 +13,11 @@
 // 500, logged with the request id and the module. The whole call counts as
 // one request for the rate limit and for an Idempotency-Key.
 //
+// An upsert matches on its own match_on, else the batch's, else the
+// collection's key (BatchSpec::match's `matchOn`, empty then). A batch's
+// match_on that the match refuses (a 422 on match_on) is a 422 for the whole
+// call, nothing run; an item's own fails that item only.
+//
 // Threading: registered during setup; the handler runs on any worker thread
 // and keeps no state between calls.
 #pragma once

@@ -30,7 +30,8 @@ rapport::ResourceSpec productsResource() {
           // has them records it without running it.
           .storage = {.migration = "0003_products",
                       .replaces = {"0001_products", "0002_counts"},
-                      .recordColumn = "product_id"}};
+                      .recordColumn = "product_id"},
+          .customFields = {.migration = "0004_products_custom_fields"}};
 }
 
 class ProductsModule final : public rapport::Module {

@@ -202,6 +202,7 @@ rapport::ResourceSpec activitiesSpec(std::function<bool(const std::string&)> ena
                 .listParameters = listParameters()},
       .actions = {complete(), reopen()},
       .createDescription = "404 when the owner or the related record is not found.",
+      .customFields = {.migration = "0005_activities_custom_fields"},
   };
 }
 

@@ -45,6 +45,7 @@ rapport::ResourceSpec companiesSpec() {
                                "0007_crm_companies_industry_eq"},
                   .recordColumn = "crm_company_id"},
       .deleteDescription = "Contacts, deals and activities that referred to it are unlinked.",
+      .customFields = {.migration = "0009_crm_companies_custom_fields"},
   };
 }
 

@@ -48,6 +48,7 @@ rapport::ResourceSpec contactsSpec() {
                   .recordColumn = "contact_id"},
       .createDescription = "404 when the company_id or owner_id is not there.",
       .deleteDescription = "Deals and activities that referred to it are unlinked.",
+      .customFields = {.migration = "0008_contacts_custom_fields"},
   };
 }
 

@@ -277,6 +277,7 @@ rapport::ResourceSpec dealsSpec(rapport::Host& host) {
       .createDescription =
           "404 when the pipeline, stage, contact, company or owner is not "
           "there; 422 when the stage is another pipeline's.",
+      .customFields = {.migration = "0007_deals_custom_fields"},
   };
 }
 

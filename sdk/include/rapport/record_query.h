@@ -98,8 +98,13 @@ enum class QueryKind {
   // any offset: the comparisons, in, nin, null.
   DateTime,
   // An array of tags (tags.h): contains (holds the tag, in any case), null
-  // (true: no tag). Not sortable.
+  // (true: no tag). Not sortable. On a side table (sideTable below): an
+  // array of option values, `contains` compared exactly.
   Tags,
+  // Since 9.0: a number with up to 6 decimals, stored as an integer of
+  // micro-units (x 1,000,000): the operators of Number; filter values are
+  // JSON numbers.
+  Decimal,
 };
 
 // One field a client may filter and sort on.

@@ -2,6 +2,7 @@
 // in the declaration, each operator in its kind's table, each value read by
 // the kind and bound. Nothing a client sends is pasted into SQL.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ bool fits(QueryKind kind, Op op) {
     case QueryKind::Enum:
       return op == Op::Eq || op == Op::Ne || op == Op::In || op == Op::Nin || op == Op::Null;
     case QueryKind::Number:
+    case QueryKind::Decimal:
     case QueryKind::Date:
     case QueryKind::DateTime:
       return op != Op::Contains && op != Op::StartsWith;
@@ -160,6 +162,7 @@ class Compiler {
   std::vector<Condition> field(const Compiled& self, const std::string& key, const Json& value,
                                const std::string& path) {
     if (auto it = self.byName.find(key); it != self.byName.end()) {
+      if (!it->second->sideTable.empty()) return onSideTable(self, *it->second, value, path);
       return operations(self, *it->second, value, path);
     }
     const auto dot = key.find('.');
@@ -190,6 +193,81 @@ class Compiler {
       out.push_back(std::move(c));
     }
     return out;
+  }
+
+  // A field whose values live in a side table (QueryField::sideTable): each
+  // operator as a semi-join on the rows of the records that have a value;
+  // ne, nin and null: true as the NOT IN of their opposite, so a record
+  // without a value matches them.
+  std::vector<Condition> onSideTable(const Compiled& self, const QueryField& f, const Json& value,
+                                     const std::string& path) {
+    QueryField inner = f;
+    inner.sideTable.clear();
+    inner.nullable = false;
+    std::vector<std::pair<Op, std::pair<Json, std::string>>> ops;
+    if (!value.isObject()) {
+      const Op op = value.isNull() ? Op::Null : Op::Eq;
+      if (!fits(f.kind, op)) {
+        refuse(path, "The field " + f.name + " cannot be compared with a value; use an operator.");
+      }
+      ops.push_back({op, {value.isNull() ? Json(true) : value, path}});
+    } else {
+      if (value.asObject().empty()) refuse(path, "The " + path + " names no operator.");
+      for (const auto& [name, operand] : value.asObject()) {
+        const std::string at = path + "." + name;
+        const auto op = operators().find(name);
+        if (op == operators().end()) refuse(at, "The operator " + name + " is not supported.");
+        if (!fits(f.kind, op->second)) {
+          refuse(at, "The operator " + name + " does not apply to the field " + f.name + ".");
+        }
+        ops.push_back({op->second, {operand, at}});
+      }
+    }
+    std::vector<Condition> out;
+    for (const auto& [op, operand] : ops) {
+      const auto& [json, at] = operand;
+      // Text values are stored lower-cased: every comparison is in any case.
+      const Json folded = f.kind == QueryKind::Text ? lowered(json) : json;
+      Condition rows;
+      bool negated = false;
+      if (op == Op::Null) {
+        if (!json.isBool()) refuse(at, "The " + at + " must be true or false.");
+        if (++conditions_ > kMaxConditions) {
+          refuse("filter",
+                 "The filter may hold at most " + std::to_string(kMaxConditions) + " conditions.");
+        }
+        rows = {"1 = 1", {}};
+        negated = json.asBool();
+      } else if (f.kind == QueryKind::Tags) {  // contains: holds the option
+        if (++conditions_ > kMaxConditions) {
+          refuse("filter",
+                 "The filter may hold at most " + std::to_string(kMaxConditions) + " conditions.");
+        }
+        rows = {f.column + " = ?", {Value(text(json, at))}};
+      } else if (op == Op::Ne || op == Op::Nin) {
+        rows = operation(self, inner, op == Op::Ne ? Op::Eq : Op::In, folded, at);
+        negated = true;
+      } else {
+        rows = operation(self, inner, op, folded, at);
+      }
+      Condition c{std::string("id ") + (negated ? "NOT IN" : "IN") + " (SELECT record_id FROM " +
+                      f.sideTable + " WHERE company_id = ? AND " + f.sideKey + " AND " + rows.sql +
+                      ")",
+                  {tenant_}};
+      c.params.insert(c.params.end(), rows.params.begin(), rows.params.end());
+      c.narrowing = !negated;
+      c.indexable = !negated;
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  static Json lowered(const Json& value) {
+    if (value.isString()) return Json(toLower(value.asString()));
+    if (!value.isArray()) return value;
+    Json::Array out;
+    for (const Json& item : value.asArray()) out.push_back(lowered(item));
+    return Json(std::move(out));
   }
 
   // A field's value: a literal (equality, null: unset) or an object of operators.
@@ -349,6 +427,12 @@ class Compiler {
       case QueryKind::Number:
         if (!operand.isInt()) refuse(path, "The " + path + " must be an integer.");
         return Value(static_cast<long long>(operand.asInt()));
+      case QueryKind::Decimal: {
+        if (!operand.isNumber() || std::fabs(operand.asDouble()) >= 1e12) {
+          refuse(path, "The " + path + " must be a number.");
+        }
+        return Value(static_cast<long long>(std::llround(operand.asDouble() * 1'000'000.0)));
+      }
       case QueryKind::Boolean:
         if (!operand.isBool()) refuse(path, "The " + path + " must be true or false.");
         return Value(operand.asBool());

@@ -95,6 +95,7 @@ std::string sortExpressionOf(const QueryField& f) {
     case QueryKind::Date:
       return f.nullable ? "coalesce(" + c + ", '')" : c;
     case QueryKind::Number:
+    case QueryKind::Decimal:
     case QueryKind::DateTime:
       return f.nullable ? "coalesce(" + c + ", " + lowest + ")" : c;
     case QueryKind::Boolean:

@@ -294,6 +294,12 @@ RecordSchema querySchemaOf(const ResourceSpec& spec) {
     schema.tagRecordColumn = listing->recordColumn;
   }
   schema.countsTable = countsTableOf(spec);
+  if (!spec.customFields.migration.empty()) {
+    // `fields=custom_fields`, whatever the company defined.
+    std::set<std::string> names = {"id", "created_at", "updated_at", "custom_fields"};
+    for (const QueryField& f : schema.fields) names.insert(f.name.substr(0, f.name.find('.')));
+    schema.outputFields.assign(names.begin(), names.end());
+  }
   return schema;
 }
 

@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "rapport/api_doc.h"
+#include "rapport/custom_fields.h"
 
 namespace rapport::detail {
 namespace {
@@ -62,6 +63,8 @@ bool mayBeNull(const ResourceField& field) {
   return !isNotNull(field);
 }
 
+bool takesCustomFields(const ResourceSpec& spec);
+
 Json recordSchema(const ResourceSpec& spec) {
   schema::Properties properties = {{"id", schema::id(spec.idPrefix)}};
   std::vector<std::string> required = {"id"};
@@ -73,7 +76,20 @@ Json recordSchema(const ResourceSpec& spec) {
   properties.emplace_back("created_at", schema::timestamp());
   properties.emplace_back("updated_at", schema::timestamp());
   required.insert(required.end(), {"created_at", "updated_at"});
+  if (takesCustomFields(spec)) {
+    // The host's per-company document replaces the marked schema with the
+    // company's fields (custom_fields.h).
+    properties.emplace_back(
+        "custom_fields",
+        schema::anyObject("The company's custom fields: every defined key, null when unset.")
+            .set(kCustomFieldsMarker, spec.recordType));
+    required.push_back("custom_fields");
+  }
   return schema::object(std::move(properties), std::move(required));
+}
+
+bool takesCustomFields(const ResourceSpec& spec) {
+  return !spec.customFields.migration.empty();
 }
 
 // A body may send null for any field (the default, or a cleared value); an
@@ -100,6 +116,13 @@ Json bodySchema(const ResourceSpec& spec, const std::set<std::string>& unavailab
     if (off) continue;
     properties.emplace_back(field.name, bodyValue(field));
     if (creating && field.required) required.push_back(field.name);
+  }
+  if (takesCustomFields(spec)) {
+    properties.emplace_back(
+        "custom_fields",
+        schema::nullable(schema::anyObject(
+            creating ? "Custom values by key; an unsent key takes its default."
+                     : "Custom values by key; only the keys sent change.")));
   }
   return schema::object(std::move(properties), std::move(required));
 }
@@ -179,6 +202,83 @@ void describeActions(const ResourceSpec& spec, const Json& record, Registry& reg
   }
 }
 
+// The definitions' routes (custom_fields.h) and their schema, named after
+// the record's ("ContactCustomField").
+void describeCustomFields(const ResourceSpec& spec, Registry& registry) {
+  const std::string name = schemaNameOf(spec) + "CustomField";
+  std::vector<std::string> types;
+  for (int t = 0; t <= static_cast<int>(CustomFieldType::Reference); ++t) {
+    types.push_back(customFieldTypeName(static_cast<CustomFieldType>(t)));
+  }
+  const Json options = schema::arrayOf(
+      schema::object({{"value", schema::text(100)}, {"label", schema::text(100)}}, {"value"}),
+      "Select types: at most 200 options with unique values.");
+  const Json anyValue = Json::object({{"description", "A value of the field's type, or null."}});
+  registry.schema(
+      name, schema::object({{"key", schema::string("^[a-z][a-z0-9_]{0,62}$, immutable.")},
+                            {"label", schema::text(100)},
+                            {"type", schema::enumOf(types)},
+                            {"description", schema::nullable(schema::string())},
+                            {"required", schema::boolean()},
+                            {"unique", schema::boolean()},
+                            {"options", options},
+                            {"default", anyValue},
+                            {"target", schema::nullable(schema::string("Reference fields."))},
+                            {"record_type", schema::string()},
+                            {"created_at", schema::timestamp()},
+                            {"updated_at", schema::timestamp()}},
+                           {"key", "label", "type", "description", "required", "unique",
+                            "options", "default", "target", "record_type", "created_at",
+                            "updated_at"}));
+  const Json definition = schema::ref(name);
+  const Json createBody = schema::object(
+      {{"key", schema::text(63, "^[a-z][a-z0-9_]{0,62}$, not a built-in field.")},
+       {"label", schema::text(100)},
+       {"type", schema::enumOf(types)},
+       {"description", schema::nullable(schema::string("At most 500 characters."))},
+       {"required", schema::boolean()},
+       {"unique", schema::boolean("text, email, number, url and phone only.")},
+       {"options", options},
+       {"default", anyValue},
+       {"target", schema::string("Reference fields: the record type.")}},
+      {"key", "label", "type"});
+  const Json patchBody = schema::object({{"label", schema::text(100)},
+                                         {"description", schema::nullable(schema::string())},
+                                         {"required", schema::boolean()},
+                                         {"unique", schema::boolean()},
+                                         {"options", options},
+                                         {"default", anyValue}});
+  const std::string fields = spec.path + "/fields";
+  const std::string one = fields + "/{key}";
+  const std::string what = titleOf(spec);
+  registry.describe("GET", fields,
+                    {.summary = "List the custom fields of " + pluralTitleOf(spec),
+                     .data = schema::arrayOf(definition)});
+  registry.describe("POST", fields,
+                    {.summary = "Define a custom field of " + pluralTitleOf(spec),
+                     .description = "Owner or admin. Emits `crm.field.created`; 409 when the key "
+                                    "is taken; 422 past 100 fields.",
+                     .body = createBody,
+                     .status = 201,
+                     .data = definition,
+                     .errors = {409}});
+  registry.describe("GET", one, {.summary = "Get a custom field of " + pluralTitleOf(spec),
+                                 .data = definition, .errors = {404}});
+  registry.describe("PATCH", one,
+                    {.summary = "Update a custom field of " + pluralTitleOf(spec),
+                     .description = "Owner or admin. Emits `crm.field.updated`; 409 when a removed "
+                                    "option is used or unique values collide.",
+                     .body = patchBody,
+                     .data = definition,
+                     .errors = {404, 409}});
+  registry.describe("DELETE", one,
+                    {.summary = "Delete a custom field of " + pluralTitleOf(spec),
+                     .description = "Owner or admin. The field's values leave every " + what +
+                                    " at once. Emits `crm.field.deleted`.",
+                     .data = schema::object({{"key", schema::string()}}, {"key"}),
+                     .errors = {404}});
+}
+
 }  // namespace
 
 void describeResource(const ResourceSpec& spec, const RecordQuery& query,
@@ -220,6 +320,7 @@ void describeResource(const ResourceSpec& spec, const RecordQuery& query,
                      .data = schema::deleted(spec.idPrefix)});
   describeActions(spec, record, registry);
   describeSubLists(spec, query, unavailable, record, registry);
+  if (takesCustomFields(spec)) describeCustomFields(spec, registry);
 }
 
 }  // namespace rapport::detail

@@ -2,7 +2,9 @@
 // get, update, delete and the actions, each in one transaction, plus the
 // record type other modules see through the directory (records.h).
 #include <algorithm>
+#include <chrono>
 
+#include "../custom_fields/routes.h"
 #include "doc.h"
 #include "internal.h"
 #include "rapport/error.h"
@@ -14,13 +16,27 @@ namespace rapport {
 namespace resource_detail {
 namespace {
 
+using custom_fields::CustomValues;
+using custom_fields::DefinitionRoutes;
+
+// The record's JSON: the declared fields, and custom_fields when the
+// resource takes them (`fields`: the company's definitions).
+Json recordJson(const Resource& resource, const Row& row, const CustomFieldSet* fields) {
+  Json json = resource.toJson(row);
+  if (fields != nullptr) {
+    json.set("custom_fields", custom_fields::valuesJson(row.str("custom_fields"), *fields));
+  }
+  return json;
+}
+
 // The record as GET shows it (other modules' augments included), or nullopt.
 std::optional<Json> show(const Resource& resource, const RecordDirectory& records, Queryable& db,
-                         const std::string& tenant, const std::string& id, RowLock lock) {
+                         const std::string& tenant, const std::string& id, RowLock lock,
+                         const CustomFieldSet* fields) {
   const ResourceSpec& spec = resource.spec();
   const auto row = selectRecord(db, resource.columns(), spec.table, tenant, id, lock);
   if (!row) return std::nullopt;
-  Json::Array shown{resource.toJson(*row)};
+  Json::Array shown{recordJson(resource, *row, fields)};
   records.augment(db, tenant, spec.recordType, shown);
   return std::move(shown.front());
 }
@@ -114,18 +130,26 @@ std::vector<std::string> tagsOf(const ResourceField& field, const ResourceValues
 // The routes of one resource; copies share the declaration.
 class Handlers {
  public:
-  Handlers(Host& host, Resource resource, std::set<std::string> unavailable)
+  Handlers(Host& host, Resource resource, std::set<std::string> unavailable,
+           std::shared_ptr<DefinitionRoutes> definitions)
       : host_(host),
         resource_(std::move(resource)),
         unavailable_(std::move(unavailable)),
-        tags_(tagNamesOf(resource_.spec())) {}
+        tags_(tagNamesOf(resource_.spec())),
+        definitions_(std::move(definitions)) {}
+
+  const std::shared_ptr<DefinitionRoutes>& definitions() const { return definitions_; }
 
   const std::set<std::string>& unavailable() const { return unavailable_; }
   const ResourceSpec& resourceSpec() const { return resource_.spec(); }
 
   Response list(const Request& request) const {
-    return answer(request, resource_.where(request, host_.db().dialect(),
-                                           request.identity.companyId, unavailable_));
+    const std::string& tenant = request.identity.companyId;
+    const auto snapshot = snapshotFor(host_.db(), tenant);
+    return answer(request,
+                  whereOf(resource_.spec(), request, host_.db().dialect(), tenant, unavailable_,
+                          nullptr, searchedFields(snapshot)),
+                  snapshot);
   }
 
   // The records pointing at the referenced record {id}.
@@ -150,35 +174,46 @@ class Handlers {
       scoped->query.erase(typeParam);
       scoped->query.erase(idParam);
     }
+    const auto snapshot = snapshotFor(host_.db(), tenant);
     WhereClause where = whereOf(resource_.spec(), scoped ? *scoped : request, host_.db().dialect(),
-                                tenant, unavailable_, &field);
+                                tenant, unavailable_, &field, searchedFields(snapshot));
     if (field.kind == FieldKind::Related) {
       where.add(relatedTypeColumn(field) + " = ? AND " + relatedIdColumn(field) + " = ?",
                 {target.recordType, parent});
     } else {
       where.add(columnOf(field) + " = ?", {parent});
     }
-    return answer(request, std::move(where));
+    return answer(request, std::move(where), snapshot);
   }
 
   Response search(const Request& request) const {
-    return resource_.query().search(host_, request, resource_.columns(),
-                                    [this](const Row& row) { return resource_.toJson(row); });
+    const auto snapshot = snapshotFor(host_.db(), request.identity.companyId);
+    const CustomFieldSet* fields = snapshot ? &snapshot->fields : nullptr;
+    return queryOf(snapshot).search(host_, request, resource_.columns(), [&](const Row& row) {
+      return recordJson(resource_, row, fields);
+    });
   }
 
   Response create(const Request& request) const {
     const ResourceSpec& spec = resource_.spec();
     const Json& body = request.bodyObject();
-    ResourceValues values = resource_.validate(body, ResourceWrite::Create, unavailable_);
+    ResourceValues values = validated(request, ResourceWrite::Create);
     const std::string id = newId(spec.idPrefix);
     Json created;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
+      const CustomFieldSet fields = fieldsForWrite(tx);
+      const CustomValues custom = customValues(body, fields, true);
       lockReferences(spec, host_.records(), tx, values, nullptr);
+      checkCustomReferences(tx, fields, custom);
       if (spec.rules.beforeWrite) {
         ResourceChange change{ResourceWrite::Create, body, nullptr, values};
         spec.rules.beforeWrite(tx, change);
       }
       const std::int64_t now = nowMicros();
+      if (definitions_) {
+        setValue(values, "custom_fields",
+                 Value(custom_fields::mergedJson(Json::object(), fields, custom)));
+      }
       Params params{id, tx.companyId()};
       for (const auto& [column, value] : values) params.push_back(value);
       params.insert(params.end(), {now, now});
@@ -187,15 +222,18 @@ class Handlers {
       if (const ResourceField* field = tagsField(spec)) {
         replaceTagRows(tx, tags_->view(), id, tagsOf(*field, values));
       }
-      created = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+      writeCustomRows(tx, fields, custom, id, now);
+      created = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None,
+                      definitions_ ? &fields : nullptr);
       tx.emit(spec.eventPrefix + ".created", created);
     });
     return Response::created(created, spec.noun + " created.");
   }
 
   Response get(const Request& request) const {
+    const auto snapshot = snapshotFor(host_.db(), request.identity.companyId);
     auto shown = show(resource_, host_.records(), host_.db(), request.identity.companyId,
-                      request.param("id"), RowLock::None);
+                      request.param("id"), RowLock::None, snapshot ? &snapshot->fields : nullptr);
     if (!shown) throw Error::notFound(notFoundMessage(resource_.spec()));
     return Response::ok(std::move(*shown));
   }
@@ -203,22 +241,33 @@ class Handlers {
   Response update(const Request& request) const {
     const ResourceSpec& spec = resource_.spec();
     const Json& body = request.bodyObject();
-    ResourceValues values = resource_.validate(body, ResourceWrite::Update, unavailable_);
+    ResourceValues values = validated(request, ResourceWrite::Update);
     const std::string& id = request.param("id");
     Json updated;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const Json current = lockedRecord(tx, id);
+      const CustomFieldSet fields = fieldsForWrite(tx);
+      CustomValues custom = customValues(body, fields, false);
+      const Json current = lockedRecord(tx, id, fields);
       keepChanges(spec, values, current);
+      keepCustomChanges(fields, custom, current);
       lockReferences(spec, host_.records(), tx, values, &current);
+      checkCustomReferences(tx, fields, custom);
       if (spec.rules.beforeWrite) {
         ResourceChange change{ResourceWrite::Update, body, &current, values};
         spec.rules.beforeWrite(tx, change);
       }
-      if (values.empty()) {  // nothing sent that can change: no write, no event
+      if (values.empty() && custom.empty()) {  // nothing sent that can change: no write, no event
         updated = current;
         return;
       }
-      updated = write(tx, id, values, current, nowMicros());
+      const std::int64_t now = nowMicros();
+      if (!custom.empty()) {
+        setValue(values, "custom_fields",
+                 Value(custom_fields::mergedJson(current["custom_fields"], fields, custom)));
+        writeCustomRows(tx, fields, custom, id,
+                        parseIsoTimestamp(current["created_at"].asString()).value_or(now));
+      }
+      updated = write(tx, id, values, current, now, fields);
       tx.emit(spec.eventPrefix + ".updated", updated);
     });
     return Response::ok(updated, spec.noun + " updated.");
@@ -229,6 +278,7 @@ class Handlers {
     const std::string& id = request.param("id");
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
       if (tags_) deleteTagRows(tx, tags_->view(), id);
+      if (definitions_) custom_fields::deleteIndexRows(tx, fieldsForWrite(tx), id);
       const std::int64_t deleted = tx.exec(
           "DELETE FROM " + spec.table + " WHERE company_id = ? AND id = ?", {tx.companyId(), id});
       if (deleted == 0) throw Error::notFound(notFoundMessage(spec));
@@ -242,14 +292,15 @@ class Handlers {
     const std::string& id = request.param("id");
     Json changed;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const Json current = lockedRecord(tx, id);
+      const CustomFieldSet fields = fieldsForWrite(tx);
+      const Json current = lockedRecord(tx, id, fields);
       const std::int64_t now = nowMicros();
       ActionOutcome outcome = action.apply({request, current, tx, now});
       if (!outcome.changed) {  // nothing to change: no write, no event
         changed = current;
         return;
       }
-      changed = write(tx, id, outcome.values, current, now);
+      changed = write(tx, id, outcome.values, current, now, fields);
       Json data = changed;
       for (const auto& [name, value] : outcome.eventExtras.asObject()) data.set(name, value);
       tx.emit(action.event, data);
@@ -280,6 +331,7 @@ class Handlers {
   RecordType recordType() const {
     Resource resource = resource_;
     Host* host = &host_;
+    std::shared_ptr<DefinitionRoutes> definitions = definitions_;
     return {.exists =
                 [resource](Queryable& db, const std::string& tenant, const std::string& id,
                            RecordLock lock) {
@@ -287,24 +339,114 @@ class Handlers {
                       .has_value();
                 },
             .fetch =
-                [resource, host](Queryable& db, const std::string& tenant, const std::string& id,
-                                 RecordLock lock) {
-                  return show(resource, host->records(), db, tenant, id, rowLockFor(lock));
+                [resource, host, definitions](Queryable& db, const std::string& tenant,
+                                              const std::string& id, RecordLock lock) {
+                  const auto snapshot =
+                      definitions ? definitions->cache()->get(db, tenant) : nullptr;
+                  return show(resource, host->records(), db, tenant, id, rowLockFor(lock),
+                              snapshot ? &snapshot->fields : nullptr);
                 },
             .path = resource.spec().path + "/{id}",
             .query = resource.query()};
   }
 
  private:
-  Response answer(const Request& request, WhereClause where) const {
-    const RecordQuery& query = resource_.query();
+  Response answer(const Request& request, WhereClause where,
+                  const std::shared_ptr<const custom_fields::Snapshot>& snapshot) const {
+    const RecordQuery& query = queryOf(snapshot);
+    const CustomFieldSet* fields = snapshot ? &snapshot->fields : nullptr;
     return query.answer(host_, query.read(request), std::move(where), resource_.columns(),
-                        [this](const Row& row) { return resource_.toJson(row); });
+                        [&](const Row& row) { return recordJson(resource_, row, fields); });
+  }
+
+  // The ids of the company's text fields, which ?search= also matches.
+  static std::vector<std::string> searchedFields(
+      const std::shared_ptr<const custom_fields::Snapshot>& snapshot) {
+    std::vector<std::string> out;
+    if (!snapshot) return out;
+    for (const CustomFieldDefinition& d : snapshot->fields) {
+      if (custom_fields::isTextType(d.type)) out.push_back(d.id);
+    }
+    return out;
+  }
+
+  // The company's definitions for reads (cached), or null without custom fields.
+  std::shared_ptr<const custom_fields::Snapshot> snapshotFor(Queryable& db,
+                                                             const std::string& tenant) const {
+    return definitions_ ? definitions_->cache()->get(db, tenant) : nullptr;
+  }
+  // The query of the company's records: the resource's, plus its custom fields.
+  const RecordQuery& queryOf(const std::shared_ptr<const custom_fields::Snapshot>& snapshot) const {
+    return snapshot ? *snapshot->query : resource_.query();
+  }
+
+  // The definitions a write holds to (custom_fields.h, "Consistency"); none
+  // without custom fields.
+  CustomFieldSet fieldsForWrite(Tx& tx) const {
+    if (!definitions_) return {};
+    if (tx.dialect() == Dialect::SQLite) {  // one writer: the cache is current
+      return definitions_->cache()->get(tx, tx.companyId())->fields;
+    }
+    return definitions_->forWrite(tx, false);
+  }
+
+  // The body's fields by their rules, and its custom_fields by the company's
+  // (cached) definitions: one 422 with every message.
+  ResourceValues validated(const Request& request, ResourceWrite write) const {
+    FieldErrors custom;
+    if (definitions_) {
+      const auto snapshot = snapshotFor(host_.db(), request.identity.companyId);
+      custom_fields::readValues(request.bodyObject(), snapshot->fields,
+                                write == ResourceWrite::Create, custom);
+    }
+    try {
+      ResourceValues values = resource_.validate(request.bodyObject(), write, unavailable_);
+      if (!custom.empty()) throw Error::validation(std::move(custom));
+      return values;
+    } catch (const Error& e) {
+      if (e.status() != 422 || custom.empty()) throw;
+      FieldErrors all = e.errors();
+      for (auto& [name, messages] : custom) {
+        for (std::string& message : messages) all[name].push_back(std::move(message));
+      }
+      throw Error::validation(std::move(all));
+    }
+  }
+
+  // The body's custom values by the definitions the write holds to.
+  CustomValues customValues(const Json& body, const CustomFieldSet& fields, bool creating) const {
+    if (!definitions_) return {};
+    FieldErrors errors;
+    CustomValues values = custom_fields::readValues(body, fields, creating, errors);
+    if (!errors.empty()) throw Error::validation(std::move(errors));
+    return values;
+  }
+
+  void checkCustomReferences(Tx& tx, const CustomFieldSet& fields,
+                             const CustomValues& values) const {
+    if (definitions_) custom_fields::checkReferences(tx, host_.records(), fields, values);
+  }
+
+  // A PATCH's custom values that would not change the record are dropped.
+  static void keepCustomChanges(const CustomFieldSet& fields, CustomValues& values,
+                                const Json& current) {
+    for (const CustomFieldDefinition& d : fields) {
+      const auto it = values.find(d.id);
+      if (it != values.end() && it->second == current["custom_fields"][d.key]) values.erase(it);
+    }
+  }
+
+  void writeCustomRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& values,
+                       const std::string& id, std::int64_t createdAt) const {
+    if (!definitions_) return;
+    const ResourceSpec& spec = resource_.spec();
+    custom_fields::writeIndexRows(tx, fields, values, id, createdAt, "", toLower(titleOf(spec)));
   }
 
   // The record as GET shows it, locked until the commit; 404 when absent.
-  Json lockedRecord(Tx& tx, const std::string& id) const {
-    auto current = show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update);
+  Json lockedRecord(Tx& tx, const std::string& id, const CustomFieldSet& fields) const {
+    auto current = show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::Update,
+                        definitions_ ? &fields : nullptr);
     if (!current) throw Error::notFound(notFoundMessage(resource_.spec()));
     return std::move(*current);
   }
@@ -312,7 +454,7 @@ class Handlers {
   // An update of the row (and of its tag rows when the tags changed); the
   // record as GET shows it afterwards.
   Json write(Tx& tx, const std::string& id, const ResourceValues& values, const Json& current,
-             std::int64_t now) const {
+             std::int64_t now, const CustomFieldSet& fields) const {
     const ResourceSpec& spec = resource_.spec();
     Params params;
     for (const auto& [column, value] : values) params.push_back(value);
@@ -327,26 +469,47 @@ class Handlers {
         replaceTagRows(tx, tags_->view(), id, tags);
       }
     }
-    return *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None);
+    return *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None,
+                 definitions_ ? &fields : nullptr);
   }
 
   Host& host_;
   Resource resource_;
   std::set<std::string> unavailable_;
   std::optional<TagNames> tags_;
+  std::shared_ptr<DefinitionRoutes> definitions_;  // null without custom fields
 };
 
 // The batch route's upserts (batch.h): by the unique field, read as POST
-// reads it (a 422 on it when absent or invalid); none without a unique field.
-BatchSpec batchSpecOf(const ResourceSpec& spec) {
+// reads it (a 422 on it when absent or invalid), or by a unique custom field
+// that the item's or the batch's match_on names (custom_fields.<key>).
+BatchSpec batchSpecOf(const ResourceSpec& spec,
+                      const std::shared_ptr<DefinitionRoutes>& definitions) {
   const ResourceField* unique = uniqueField(spec);
-  if (unique == nullptr) return {};
+  if (unique == nullptr && !definitions) return {};
+  std::optional<ResourceField> field;
+  if (unique != nullptr) field = *unique;
   const std::string sql =
-      "SELECT id FROM " + spec.table + " WHERE company_id = ? AND " + columnOf(*unique) + " = ?";
-  return {.upsertBy = unique->name,
-          .match = [field = *unique, sql](Queryable& db, const std::string& tenant,
-                                          const Json& data) -> std::optional<std::string> {
-            const Result found = db.query(sql, {tenant, matchValue(field, data)});
+      field ? "SELECT id FROM " + spec.table + " WHERE company_id = ? AND " + columnOf(*field) +
+                  " = ?"
+            : "";
+  return {.upsertBy = field ? field->name : "custom_fields.<key> (match_on)",
+          .match = [field, sql, definitions](Queryable& db, const std::string& tenant,
+                                             const Json& data,
+                                             const std::string& matchOn) -> std::optional<std::string> {
+            const std::string prefix = "custom_fields.";
+            if (definitions && matchOn.starts_with(prefix)) {
+              return custom_fields::matchRecord(db, definitions->cache()->get(db, tenant)->fields,
+                                                matchOn.substr(prefix.size()), data);
+            }
+            if (!field || (!matchOn.empty() && matchOn != field->name)) {
+              throw Error::invalidField(
+                  "match_on", field ? "The match_on must be " + field->name +
+                                          (definitions ? " or a unique custom field." : ".")
+                                    : "The match_on must name a unique custom field "
+                                      "(custom_fields.<key>).");
+            }
+            const Result found = db.query(sql, {tenant, matchValue(*field, data)});
             if (found.empty()) return std::nullopt;
             return found.front().str("id");
           }};
@@ -434,13 +597,87 @@ void installEvents(const ResourceSpec& spec, Registry& registry) {
 
 using namespace resource_detail;
 
+namespace resource_detail {
+namespace {
+
+// The record types a reference custom field may point to.
+const std::set<std::string> kReferenceTargets = {"contact", "company", "deal", "activity"};
+
+// The definitions of a resource that takes custom fields: their routes,
+// cache, reactions and purge job; null for one that does not.
+std::shared_ptr<DefinitionRoutes> customFieldsOf(Host& host, const Resource& resource,
+                                                 const std::shared_ptr<const RecordQuery>& base,
+                                                 Registry& registry) {
+  const ResourceSpec& spec = resource.spec();
+  if (spec.customFields.migration.empty()) return nullptr;
+  custom_fields::DefinitionContext context{
+      .recordType = spec.recordType,
+      .reserved = {"id", "company_id", "created_at", "updated_at", "custom_fields"},
+      .targets = {}};
+  for (const ResourceField& field : spec.fields) context.reserved.insert(field.name);
+  context.targets = kReferenceTargets;
+  context.targets.insert(spec.recordType);
+  // Another instance's definition change reaches this one's reads within a
+  // second (PostgreSQL); SQLite has one instance, whose changes forget at once.
+  const auto ttl = host.db().dialect() == Dialect::PostgreSQL ? std::chrono::milliseconds(1000)
+                                                              : std::chrono::hours(24);
+  auto cache = std::make_shared<custom_fields::Cache>(
+      spec.recordType,
+      [base, table = spec.table](CustomFieldSet fields) {
+        custom_fields::Snapshot snapshot{.fields = std::move(fields), .query = base};
+        if (!snapshot.fields.empty()) {
+          RecordSchema schema = base->schema();
+          for (QueryField& f : custom_fields::queryFields(snapshot.fields, table)) {
+            schema.fields.push_back(std::move(f));
+          }
+          snapshot.query = std::make_shared<const RecordQuery>(std::move(schema));
+        }
+        return snapshot;
+      },
+      ttl);
+  auto definitions =
+      std::make_shared<DefinitionRoutes>(host, std::move(context), std::move(cache), nullptr);
+  definitions->setPurge(registry.job(DefinitionRoutes::purgeJob(host.db(), spec.recordType)));
+  return definitions;
+}
+
+void installCustomFields(const std::shared_ptr<DefinitionRoutes>& definitions,
+                         const ResourceSpec& spec, Registry& registry) {
+  const RouteOptions read{};
+  const RouteOptions write{.access = Access::Authenticated, .roles = {Role::Owner, Role::Admin}};
+  const std::string fields = spec.path + "/fields";
+  const std::string one = fields + "/{key}";
+  registry.route(
+      "GET", fields, [definitions](const Request& r) { return definitions->list(r); }, read);
+  registry.route(
+      "POST", fields, [definitions](const Request& r) { return definitions->create(r); }, write);
+  registry.route(
+      "GET", one, [definitions](const Request& r) { return definitions->get(r); }, read);
+  registry.route(
+      "PATCH", one, [definitions](const Request& r) { return definitions->update(r); }, write);
+  registry.route(
+      "DELETE", one, [definitions](const Request& r) { return definitions->remove(r); }, write);
+  std::set<std::string> targets = kReferenceTargets;
+  targets.insert(spec.recordType);
+  for (const std::string& type : targets) {
+    registry.onRecordDeleted(type, [definitions, type, table = spec.table](
+                                       Tx& tx, const std::string& id) {
+      definitions->unlink(tx, type, id, table);
+    });
+  }
+}
+
+}  // namespace
+}  // namespace resource_detail
+
 void Resource::install(Host& host, Registry& registry) const {
   const ResourceSpec& spec = *spec_;
   for (Migration& generated : migrations()) registry.migration(std::move(generated));
   // The handlers hold a copy of the resource: the routes' captured references
   // to its fields and actions stay valid as long as the routes.
-  const auto handlers =
-      std::make_shared<const Handlers>(host, *this, unavailableModules(spec, host));
+  const auto handlers = std::make_shared<const Handlers>(
+      host, *this, unavailableModules(spec, host), customFieldsOf(host, *this, query_, registry));
+  if (handlers->definitions()) installCustomFields(handlers->definitions(), spec, registry);
   const ResourceSpec& kept = handlers->resourceSpec();
   installRecordRoutes(handlers, kept, registry);
   installReferences(handlers, kept, registry);
@@ -448,7 +685,7 @@ void Resource::install(Host& host, Registry& registry) const {
   registry.recordType(kept.recordType, handlers->recordType());
   detail::describeResource(kept, query(), handlers->unavailable(), registry);
   // After the descriptions: the batch route's is made from them.
-  registry.batch(kept.path, batchSpecOf(kept));
+  registry.batch(kept.path, batchSpecOf(kept, handlers->definitions()));
 }
 
 }  // namespace rapport

@@ -47,6 +47,10 @@ std::optional<TagNames> tagNamesOf(const ResourceSpec& spec);
 // The counts table lists read their total from: countsTable, or storage's.
 std::string countsTableOf(const ResourceSpec& spec);
 
+// The engine's migrations of the table (Resource::migrations without the
+// custom fields' column).
+std::vector<Migration> tableMigrations(const ResourceSpec& spec);
+
 // Throws std::invalid_argument naming the declaration's mistake.
 void checkSpec(const ResourceSpec& spec);
 // What clients may query on the resource (record_query.h).
@@ -78,8 +82,10 @@ Json fieldJson(const ResourceField& field, const Row& row);
 Value matchValue(const ResourceField& field, const Json& data);
 // The list's WHERE clause (Resource::where); a sub-list leaves out the
 // filter of the field it is limited by (`parent`).
+// `customSearch`: the company's text custom fields (ids), which ?search=
+// matches as well.
 WhereClause whereOf(const ResourceSpec& spec, const Request& request, Dialect dialect,
                     const std::string& tenant, const std::set<std::string>& unavailable,
-                    const ResourceField* parent);
+                    const ResourceField* parent, const std::vector<std::string>& customSearch = {});
 
 }  // namespace rapport::resource_detail

@@ -190,6 +190,36 @@ void addFieldFilter(WhereClause& where, const ResourceField& field, const Reques
   }
 }
 
+// ?search=: the search index of the declared fields, and the company's text
+// custom fields' values (custom_fields.h), any of them holding the term.
+void addSearch(WhereClause& where, const ResourceSpec& spec, const std::string& term,
+               const std::vector<std::string>& customSearch) {
+  const std::string fts = spec.table + "_search";
+  if (customSearch.empty()) {
+    addTextSearch(where, fts, term);
+    return;
+  }
+  std::string ids;
+  for (const std::string& id : customSearch) ids += (ids.empty() ? "'" : ", '") + id + "'";
+  const std::string like = likeContains(toLower(term));
+  const std::string custom =
+      "id IN (SELECT record_id FROM custom_field_values WHERE company_id = ? AND field_id IN (" +
+      ids + ") AND (v_text LIKE ? ESCAPE '\\' OR v_long LIKE ? ESCAPE '\\'))";
+  const Params customParams{where.tenant(), like, like};
+  if (!anySearchable(spec)) {
+    where.addBound(custom, customParams);
+    return;
+  }
+  const bool fullText =
+      where.dialect() == Dialect::SQLite && utf8Length(term) >= kTrigramLength;
+  Params params{fullText ? Value(ftsPhrase(term)) : Value(like)};
+  params.insert(params.end(), customParams.begin(), customParams.end());
+  const std::string own = fullText ? "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts +
+                                         " MATCH ?)"
+                                   : "search_text LIKE ? ESCAPE '\\'";
+  where.addBound("(" + own + " OR " + custom + ")", params, fullText);
+}
+
 }  // namespace
 
 Json fieldJson(const ResourceField& field, const Row& row) {
@@ -213,12 +243,12 @@ Json fieldJson(const ResourceField& field, const Row& row) {
 
 WhereClause whereOf(const ResourceSpec& spec, const Request& request, Dialect dialect,
                     const std::string& tenant, const std::set<std::string>& unavailable,
-                    const ResourceField* parent) {
+                    const ResourceField* parent, const std::vector<std::string>& customSearch) {
   FieldErrors errors;
   WhereClause where(dialect, tenant);
-  if (anySearchable(spec)) {
+  if (anySearchable(spec) || !customSearch.empty()) {
     if (const auto term = searchParam(request, errors)) {
-      addTextSearch(where, spec.table + "_search", *term);
+      addSearch(where, spec, *term, customSearch);
     }
   }
   // The tag table's names only for a list that asks for a tag.
@@ -299,7 +329,11 @@ std::string Resource::columns() const {
   for (const ResourceField& field : spec_->fields) {
     for (const std::string& column : columnsOf(field)) columns += ", " + column;
   }
-  return columns + ", created_at, updated_at";
+  columns += ", created_at, updated_at";
+  // Custom fields (since 9.0): the stored JSON, shown through the company's
+  // definitions by the engine's handlers.
+  if (!spec_->customFields.migration.empty()) columns += ", custom_fields";
+  return columns;
 }
 
 Json Resource::toJson(const Row& row) const {

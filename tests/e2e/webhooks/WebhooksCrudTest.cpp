@@ -22,8 +22,9 @@ std::string hookUrl(const std::string& path = "/hooks") {
 
 const Json kContactCreated = eventsList({"crm.contact.created"});
 
-// Every event type the CRM modules declare, and webhook.ping and
-// webhook.disabled, with the module that declares it.
+// Every event type the CRM modules declare, webhook.ping and
+// webhook.disabled, and the host's custom field events, with the module that
+// declares it.
 const std::map<std::string, std::string> kCatalogue = {
     {"crm.activity.completed", "activities"},
     {"crm.activity.created", "activities"},
@@ -41,6 +42,9 @@ const std::map<std::string, std::string> kCatalogue = {
     {"crm.deal.stage_changed", "deals"},
     {"crm.deal.updated", "deals"},
     {"crm.deal.won", "deals"},
+    {"crm.field.created", "host"},
+    {"crm.field.deleted", "host"},
+    {"crm.field.updated", "host"},
     {"webhook.disabled", "webhooks"},
     {"webhook.ping", "webhooks"},
 };

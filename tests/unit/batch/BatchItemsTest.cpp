@@ -34,6 +34,8 @@ class BatchItemsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testTheListIsOneToAHundredItems);
   CPPUNIT_TEST(testEachItemProblemIsKeyedByItsPath);
   CPPUNIT_TEST(testUpsertNeedsAKey);
+  CPPUNIT_TEST(testMatchOnTheItemsElseTheBatchs);
+  CPPUNIT_TEST(testMatchOnRefusals);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -99,6 +101,54 @@ class BatchItemsTest : public CppUnit::TestFixture {
                                {"The items.0.action cannot be upsert: this collection has no "
                                 "upsert key."}}}));
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), readBatchItems(upsert, "sku").size());
+  }
+
+  // decisions §14: an upsert matches on its own match_on, else the batch's,
+  // else on the collection's key (empty); other actions match on nothing.
+  void testMatchOnTheItemsElseTheBatchs() {
+    const Json upsert = Json::object({{"action", "upsert"}, {"data", Json::object()}});
+    const Json own =
+        Json::object({{"action", "upsert"}, {"match_on", "email"}, {"data", Json::object()}});
+    const Json create = Json::object({{"action", "create"}, {"data", Json::object()}});
+    Json withBatch = body({upsert, own, create});
+    withBatch.set("match_on", "custom_fields.external_id");
+    const auto items = readBatchItems(withBatch, "email");
+    CPPUNIT_ASSERT_EQUAL(std::string("custom_fields.external_id"), items[0].matchOn);
+    CPPUNIT_ASSERT(!items[0].ownMatchOn);
+    CPPUNIT_ASSERT_EQUAL(std::string("email"), items[1].matchOn);
+    CPPUNIT_ASSERT(items[1].ownMatchOn);
+    CPPUNIT_ASSERT(items[2].matchOn.empty());
+    const auto without = readBatchItems(body({upsert, own}), "email");
+    CPPUNIT_ASSERT(without[0].matchOn.empty());
+    CPPUNIT_ASSERT_EQUAL(std::string("email"), without[1].matchOn);
+    // null is not sent.
+    Json nulls = body(
+        {Json::object({{"action", "upsert"}, {"match_on", nullptr}, {"data", Json::object()}})});
+    nulls.set("match_on", nullptr);
+    CPPUNIT_ASSERT(readBatchItems(nulls, "email")[0].matchOn.empty());
+  }
+
+  void testMatchOnRefusals() {
+    Json bad =
+        body({Json::object({{"action", "upsert"}, {"match_on", 3}, {"data", Json::object()}}),
+              Json::object({{"action", "update"},
+                            {"id", "cont_1"},
+                            {"match_on", "email"},
+                            {"data", Json::object()}}),
+              Json::object({{"action", "upsert"}, {"match_on", ""}, {"data", "x"}})});
+    bad.set("match_on", true);
+    const rapport::FieldErrors expected = {
+        {"match_on", {"The match_on must be a string."}},
+        {"items.0.match_on", {"The items.0.match_on must be a string."}},
+        {"items.1.match_on", {"The items.1.match_on is only allowed on an upsert."}},
+        {"items.2.data", {"The items.2.data must be an object."}},
+        {"items.2.match_on", {"The items.2.match_on must not be empty."}},
+    };
+    CPPUNIT_ASSERT(refusal(bad) == expected);
+    // The batch's own problem beside the list's.
+    CPPUNIT_ASSERT((refusal(Json::object({{"match_on", 1}})) ==
+                    rapport::FieldErrors{{"items", {"The items field is required."}},
+                                         {"match_on", {"The match_on must be a string."}}}));
   }
 };
 

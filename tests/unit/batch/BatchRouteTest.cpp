@@ -37,7 +37,8 @@ class NoDatabase : public rapport::Queryable {
 struct Things {
   std::map<std::string, std::string> idByKey;
   std::vector<Request> seen;
-  bool raceOnCreate = false;  // a concurrent create of the same key wins first
+  std::vector<std::string> matchedOn;  // each match's matchOn
+  bool raceOnCreate = false;           // a concurrent create of the same key wins first
 
   Response create(const Request& request) {
     seen.push_back(request);
@@ -89,9 +90,14 @@ struct Fixture {
     if (upsert) {
       auto t = things;
       spec = {.upsertBy = "key",
-              .match = [t](rapport::Queryable&, const std::string& company,
-                           const Json& data) -> std::optional<std::string> {
+              .match = [t](rapport::Queryable&, const std::string& company, const Json& data,
+                           const std::string& matchOn) -> std::optional<std::string> {
                 if (company != "comp_1") throw std::logic_error("wrong company");
+                t->matchedOn.push_back(matchOn);
+                // As the engine refuses a field that is not unique.
+                if (matchOn == "not_unique") {
+                  throw rapport::Error::invalidField("match_on", "The match_on is not unique.");
+                }
                 const Json* key = data.find("key");
                 if (key == nullptr)
                   throw rapport::Error::invalidField("key", "The key field is required.");
@@ -105,6 +111,11 @@ struct Fixture {
 
   // The batch route's answer to `items`.
   Response call(Json::Array items, rapport::Headers headers = {}) {
+    return send(Json::object({{"items", Json(std::move(items))}}), std::move(headers));
+  }
+
+  // The batch route's answer to `body`.
+  Response send(Json body, rapport::Headers headers = {}) {
     const RouteMatch match = router.match("POST", "/v1/things/batch");
     CPPUNIT_ASSERT(match.kind == RouteMatch::Kind::Found);
     Request request;
@@ -114,7 +125,7 @@ struct Fixture {
     request.requestId = "req_1";
     request.clientAddress = "192.0.2.1";
     request.headers = std::move(headers);
-    request.body = Json::object({{"items", Json(std::move(items))}});
+    request.body = std::move(body);
     request.hasBody = true;
     request.identity = {.authenticated = true,
                         .userId = "user_1",
@@ -139,6 +150,8 @@ class BatchRouteTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testEachFailureBecomesItsItemsResult);
   CPPUNIT_TEST(testUpsertUpdatesOrCreates);
   CPPUNIT_TEST(testUpsertThatLostARaceUpdatesTheWinner);
+  CPPUNIT_TEST(testMatchOnReachesTheMatch);
+  CPPUNIT_TEST(testMatchOnRefusals);
   CPPUNIT_TEST(testRouteTakesThePostRoutesAccessAndDocs);
   CPPUNIT_TEST(testRegistrationRefusals);
   CPPUNIT_TEST_SUITE_END();
@@ -260,6 +273,104 @@ class BatchRouteTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("PATCH"), f.things->seen[1].method);
   }
 
+  // decisions §14: an upsert matches on its own match_on, else the batch's,
+  // else the collection's key (an empty matchOn); the race's second match
+  // uses the same.
+  void testMatchOnReachesTheMatch() {
+    Fixture f;
+    f.registerBatch();
+    f.things->idByKey["old"] = "thing_old";
+    const Json own = Json::object(
+        {{"action", "upsert"}, {"match_on", "code"}, {"data", Json::object({{"key", "old"}})}});
+    const Response response = f.send(
+        Json::object({{"match_on", "custom_fields.external_id"},
+                      {"items", Json::Array{item("upsert", Json::object({{"key", "old"}})), own,
+                                            item("create", Json::object({{"key", "c"}}))}}}));
+    const Json::Array& results = response.data->asArray();
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{200}, results[0]["status"].asInt());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{200}, results[1]["status"].asInt());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{201}, results[2]["status"].asInt());
+    // The batch's match_on is asked about first (once), then each upsert's.
+    CPPUNIT_ASSERT(
+        (f.things->matchedOn == std::vector<std::string>{"custom_fields.external_id",
+                                                         "custom_fields.external_id", "code"}));
+
+    Fixture plain;
+    plain.registerBatch();
+    plain.things->raceOnCreate = true;
+    plain.call({item("upsert", Json::object({{"key", "k"}})),
+                Json::object({{"action", "upsert"},
+                              {"match_on", "code"},
+                              {"data", Json::object({{"key", "j"}})}})});
+    CPPUNIT_ASSERT((plain.things->matchedOn == std::vector<std::string>{"", "", "code", "code"}));
+  }
+
+  // A match_on that is not a (non-empty) string, the batch's or an item's,
+  // is a malformed body: one 422, nothing run. One the match refuses: the
+  // batch's fails the whole call, an item's only that item.
+  void testMatchOnRefusals() {
+    using Errors = rapport::FieldErrors;
+    // The field errors of the whole call's 422; fails when it answers.
+    const auto errorsOf = [](Fixture& f, const Json& body) -> Errors {
+      try {
+        f.send(body);
+      } catch (const rapport::Error& error) {
+        CPPUNIT_ASSERT_EQUAL(422, error.status());
+        CPPUNIT_ASSERT(f.things->seen.empty());
+        return error.errors();
+      }
+      CPPUNIT_FAIL("no refusal for " + body.dump());
+      return {};
+    };
+    const Json upsert = item("upsert", Json::object({{"key", "a"}}));
+    Fixture f;
+    f.registerBatch();
+    CPPUNIT_ASSERT((errorsOf(f, Json::object({{"match_on", 7}, {"items", Json::Array{upsert}}})) ==
+                    Errors{{"match_on", {"The match_on must be a string."}}}));
+    CPPUNIT_ASSERT((errorsOf(f, Json::object({{"match_on", ""}, {"items", Json::Array{upsert}}})) ==
+                    Errors{{"match_on", {"The match_on must not be empty."}}}));
+    CPPUNIT_ASSERT(
+        (errorsOf(
+             f, Json::object(
+                    {{"items", Json::Array{upsert, Json::object({{"action", "upsert"},
+                                                                 {"match_on", Json::array()},
+                                                                 {"data", Json::object()}})}}})) ==
+         Errors{{"items.1.match_on", {"The items.1.match_on must be a string."}}}));
+    CPPUNIT_ASSERT(
+        (errorsOf(
+             f, Json::object({{"items", Json::Array{Json::object({{"action", "create"},
+                                                                  {"match_on", "key"},
+                                                                  {"data", Json::object()}})}}})) ==
+         Errors{{"items.0.match_on", {"The items.0.match_on is only allowed on an upsert."}}}));
+    CPPUNIT_ASSERT(f.things->matchedOn.empty());
+    // The batch's: refused by the match, nothing runs.
+    CPPUNIT_ASSERT(
+        (errorsOf(f,
+                  Json::object({{"match_on", "not_unique"},
+                                {"items", Json::Array{item("create", Json::object()), upsert}}})) ==
+         Errors{{"match_on", {"The match_on is not unique."}}}));
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), f.things->matchedOn.size());
+
+    // An item's own: that item only.
+    Fixture g;
+    g.registerBatch();
+    const Response response = g.send(
+        Json::object({{"match_on", "key"},
+                      {"items", Json::Array{Json::object({{"action", "upsert"},
+                                                          {"match_on", "not_unique"},
+                                                          {"data", Json::object({{"key", "a"}})}}),
+                                            upsert}}}));
+    CPPUNIT_ASSERT_EQUAL(200, response.status);
+    const Json::Array& results = response.data->asArray();
+    CPPUNIT_ASSERT(
+        results[0] ==
+        Json::object({{"status", 422},
+                      {"message", "The match_on is not unique."},
+                      {"errors",
+                       Json::object({{"match_on", Json::Array{"The match_on is not unique."}}})}}));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{201}, results[1]["status"].asInt());
+  }
+
   void testRouteTakesThePostRoutesAccessAndDocs() {
     Fixture f({.access = rapport::Access::Authenticated, .roles = {rapport::Role::Owner}});
     f.router.describe("POST", "/v1/things",
@@ -287,6 +398,19 @@ class BatchRouteTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(items["items"]["properties"]["data"] ==
                    rapport::schema::object({{"key", rapport::schema::string()}}));
     CPPUNIT_ASSERT(route.doc->data["items"]["properties"]["data"] == rapport::schema::ref("Thing"));
+    // No upserts, nothing to match on.
+    CPPUNIT_ASSERT(!route.doc->body["properties"].contains("match_on"));
+    CPPUNIT_ASSERT(!items["items"]["properties"].contains("match_on"));
+
+    // With upserts, the batch's and the item's match_on: a string.
+    Fixture upserts;
+    upserts.registerBatch();
+    const Json& body = upserts.router.match("POST", "/v1/things/batch").route->doc->body;
+    CPPUNIT_ASSERT_EQUAL(std::string("string"), body["properties"]["match_on"]["type"].asString());
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("string"),
+        body["properties"]["items"]["items"]["properties"]["match_on"]["type"].asString());
+    CPPUNIT_ASSERT(body["required"] == Json(Json::Array{"items"}));
   }
 
   void testRegistrationRefusals() {
@@ -307,7 +431,8 @@ class BatchRouteTest : public CppUnit::TestFixture {
     refused(
         [&] { registerBatchRoute(f.router, "/v1/things", {.upsertBy = "key"}, &f.db, "things"); },
         "batch /v1/things of 'things': upsertBy and match go together");
-    const rapport::UpsertMatch none = [](rapport::Queryable&, const std::string&, const Json&) {
+    const rapport::UpsertMatch none = [](rapport::Queryable&, const std::string&, const Json&,
+                                         const std::string&) {
       return std::optional<std::string>();
     };
     refused(

@@ -9,8 +9,10 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "events/EventBus.h"
+#include "events/HostEventTypes.h"
 #include "log/RequestScope.h"
 #include "rapport/time.h"
 #include "storage/HostDatabase.h"
@@ -30,6 +32,7 @@ class EventLogTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testUndeclaredTypeRefused);
   CPPUNIT_TEST(testRetentionRemovesOnlyOldEvents);
   CPPUNIT_TEST(testCatalogue);
+  CPPUNIT_TEST(testHostTypes);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -177,6 +180,37 @@ class EventLogTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("notes"), bus_->find("crm.note.deleted")->module);
     CPPUNIT_ASSERT(!bus_->find("crm.nothing.happened"));
     CPPUNIT_ASSERT_THROW(bus_->declare({"crm.note.created", "again", "other"}), std::logic_error);
+  }
+
+  // Custom field events (decisions §14) are the host's, described, logged
+  // with module "host", and no module may declare one.
+  void testHostTypes() {
+    rapport::host::declareHostEventTypes(*bus_);
+    const std::pair<const char*, const char*> expected[] = {
+        {"crm.field.created", "A custom field was created."},
+        {"crm.field.updated", "A custom field was updated."},
+        {"crm.field.deleted", "A custom field was deleted."}};
+    for (const auto& [type, description] : expected) {
+      const auto declared = bus_->find(type);
+      CPPUNIT_ASSERT_MESSAGE(type, declared.has_value());
+      CPPUNIT_ASSERT_EQUAL(std::string(description), declared->description);
+      CPPUNIT_ASSERT_EQUAL(std::string("host"), declared->module);
+    }
+    CPPUNIT_ASSERT_EQUAL(std::size_t{5}, bus_->types().size());
+    try {
+      bus_->declare({"crm.field.updated", "Mine.", "contacts"});
+      CPPUNIT_FAIL("a module declared a host event type");
+    } catch (const std::logic_error& error) {
+      CPPUNIT_ASSERT_EQUAL(std::string("event type 'crm.field.updated' is declared by both module "
+                                       "'host' and module 'contacts'"),
+                           std::string(error.what()));
+    }
+    emit("comp_a", "crm.field.deleted");
+    const rapport::Result row =
+        db_->query("SELECT module FROM events WHERE company_id = ? AND type = ?",
+                   {"comp_a", "crm.field.deleted"});
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, row.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("host"), row.front().str("module"));
   }
 
  private:

@@ -1,0 +1,51 @@
+// The definitions' routes of one record type (custom_fields.h), the
+// unlinking of its reference values and the purge of deleted fields. Private
+// to the SDK library: the record engine installs them (resource/handlers.cpp).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "internal.h"
+#include "rapport/http.h"
+#include "rapport/jobs.h"
+#include "rapport/module.h"
+
+namespace rapport::custom_fields {
+
+class DefinitionRoutes {
+ public:
+  DefinitionRoutes(Host& host, DefinitionContext context, std::shared_ptr<Cache> cache,
+                   JobHandle purge);
+
+  Response list(const Request& request) const;
+  Response get(const Request& request) const;
+  Response create(const Request& request) const;
+  Response update(const Request& request) const;
+  Response remove(const Request& request) const;
+
+  // The definitions a write of a record reads in its transaction: on
+  // PostgreSQL under the shared lock (exclusive for a definition change).
+  CustomFieldSet forWrite(Tx& tx, bool exclusive) const;
+
+  // A deleted record of `targetType` (`id`): the reference values pointing
+  // at it in `table`'s records become null (without events).
+  void unlink(Tx& tx, const std::string& targetType, const std::string& id,
+              const std::string& table) const;
+
+  static Job purgeJob(Database& db, const std::string& recordType);
+  static void purgeDeleted(Database& db, const std::string& recordType, JobContext& context);
+
+  const std::shared_ptr<Cache>& cache() const { return cache_; }
+  void setPurge(JobHandle purge) { purge_ = std::move(purge); }
+
+ private:
+  void changed(Tx& tx) const;
+
+  Host& host_;
+  DefinitionContext context_;
+  std::shared_ptr<Cache> cache_;
+  JobHandle purge_;
+};
+
+}  // namespace rapport::custom_fields
