@@ -84,7 +84,7 @@ class CfEventsBatchTest : public CustomFieldsFixture {
   }
 
   void testFieldEventsOfOtherRecordTypes() {
-    define(fieldBody("size", "number"), kCompanies);
+    define(fieldBody("headcount", "number"), kCompanies);
     define(fieldBody("channel", "text"), kDeals);
     define(fieldBody("outcome", "text"), kActivities);
     const std::vector<Json> events = eventsOf(*client_, token_, "crm.field.created");

@@ -102,7 +102,8 @@ Json resolved(const Json& document, const Json& schema) {
 Json customFieldsSchemaOf(const Json& document, const std::string& name) {
   const Json& record = document["components"]["schemas"][name];
   CPPUNIT_ASSERT_MESSAGE("no schema " + name, record.isObject());
-  const Json* property = resolved(document, record)["properties"].find("custom_fields");
+  const Json resolvedRecord = resolved(document, record);
+  const Json* property = resolvedRecord["properties"].find("custom_fields");
   CPPUNIT_ASSERT_MESSAGE(name + " has no custom_fields: " + record.dump(), property != nullptr);
   return resolved(document, *property);
 }
