@@ -146,7 +146,7 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
       std::make_unique<ConditionalRoutes>(router_, records_.paths(), "/v1", records_, *db_);
   // Last, so that the document it serves lists every route above.
   document_ = std::make_unique<ApiDocument>(router_, *schemas_, conditions_.get(), versions_.get());
-  registerOpenApiRoute(router_, *document_);
+  registerOpenApiRoute(router_, *document_, *db_);
 }
 
 Server::~Server() {

@@ -25,12 +25,23 @@ std::string collectionName(const std::string& pattern) {
   return pattern.substr(pattern.rfind('/') + 1);
 }
 
+// True when `upsertBy` is a field of the collection's own, upserts' default;
+// false for a collection that upserts only by a unique custom field, whose
+// upsertBy says so ("custom_fields.<key> (match_on)": the record engine's)
+// and whose upserts must name one.
+bool hasDefaultKey(const std::string& upsertBy) {
+  return upsertBy.rfind("custom_fields.", 0) != 0;
+}
+
 // What upserts match on (rapport/batch.h): `upsertBy` unless the batch or
 // the item names another unique field, such as a custom field.
 Json matchOnSchema(const std::string& upsertBy, const std::string& which) {
-  return schema::string(which + ": another unique field, such as a unique custom field " +
-                        "(`custom_fields.<key>`), instead of `" + upsertBy +
-                        "`. A field that cannot be matched on is a 422 on `match_on`.")
+  const std::string fallback = hasDefaultKey(upsertBy)
+                                   ? "; `" + upsertBy + "` when none is sent"
+                                   : "; this collection has no other key, so its upserts need one";
+  return schema::string(which + ": a unique field, such as a unique custom field " +
+                        "(`custom_fields.<key>`)" + fallback +
+                        ". A field that cannot be matched on is a 422 on `match_on`.")
       .set("minLength", 1);
 }
 
@@ -86,9 +97,12 @@ std::string description(const Route& post, const Route& patch, const std::string
                      "` with `data` as the body, `update` as `PATCH " + patch.pattern +
                      "` with `id`";
   if (!upsertBy.empty()) {
-    text += ", `upsert` as an update of the record with the same `" + upsertBy +
-            "` (or the field its `match_on`, or the batch's, names), or a create when there is "
-            "none";
+    text += hasDefaultKey(upsertBy)
+                ? ", `upsert` as an update of the record with the same `" + upsertBy +
+                      "` (or the same value of the field its `match_on`, or the batch's, names)"
+                : ", `upsert` as an update of the record with the same value of the unique "
+                  "custom field its `match_on`, or the batch's, names";
+    text += ", or a create when there is none";
   }
   return text +
          ". The answer has one result per item, in order: its status and `data`, or its "

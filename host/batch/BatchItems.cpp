@@ -98,6 +98,14 @@ void readItem(const Json& item, const std::string& key, const std::string& upser
   read.matchOn = readItemMatchOn(item, key, action, errors);
   read.ownMatchOn = !read.matchOn.empty();
   if (!read.ownMatchOn && read.action == BatchAction::Upsert) read.matchOn = batchMatchOn;
+  // A collection whose records have no unique field of their own upserts
+  // only by a unique custom field, which the item or the batch must name.
+  if (action == BatchAction::Upsert && read.matchOn.empty() &&
+      upsertBy.starts_with("custom_fields.")) {
+    errors[key + ".match_on"].push_back("The " + key +
+                                        ".match_on field is required: this collection upserts "
+                                        "by a unique custom field (custom_fields.<key>).");
+  }
   const std::string dataKey = key + ".data";
   const Json* data = item.find("data");
   if (data == nullptr || data->isNull()) {

@@ -8,6 +8,7 @@
 
 #include "conditional/ConditionalRoutes.h"
 #include "http/VersionPolicy.h"
+#include "openapi/CustomFieldsDocument.h"
 #include "rapport/api_doc.h"
 #include "rapport/error.h"
 
@@ -458,10 +459,23 @@ const rapport::Json* operationOf(const rapport::Json& document, const Route& rou
   return item ? item->find(lowerMethod(route.method)) : nullptr;
 }
 
+void ApiDocument::build() const {
+  std::call_once(built_, [this] {
+    marked_ = openApiDocument(router_, schemas_, conditions_, versions_);
+    document_ = marked_;
+    if (removeCustomFieldMarkers(document_) == 0) marked_ = Json();
+  });
+}
+
 const rapport::Json& ApiDocument::get() const {
-  std::call_once(
-      built_, [this] { document_ = openApiDocument(router_, schemas_, conditions_, versions_); });
+  build();
   return document_;
+}
+
+rapport::Json ApiDocument::forCompany(rapport::Queryable& db, const std::string& companyId) const {
+  build();
+  if (marked_.isNull()) return document_;
+  return companyDocument(marked_, db, companyId);
 }
 
 }  // namespace rapport::host

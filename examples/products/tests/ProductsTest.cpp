@@ -89,12 +89,13 @@ class ProductsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(true, product["active"].asBool());
     CPPUNIT_ASSERT(product["created_at"].asString().back() == 'Z');
     CPPUNIT_ASSERT_EQUAL(product["created_at"].asString(), product["updated_at"].asString());
-    // The fields in declaration order, between id and the timestamps.
+    // The fields in declaration order, between id and the timestamps, then
+    // the company's custom fields (none defined: an empty object).
     std::vector<std::string> keys;
     for (const auto& [key, value] : product.asObject()) keys.push_back(key);
-    const std::vector<std::string> expected = {"id",          "name",       "sku",
-                                               "description", "price",      "currency",
-                                               "active",      "created_at", "updated_at"};
+    const std::vector<std::string> expected = {
+        "id",       "name",   "sku",        "description", "price",
+        "currency", "active", "created_at", "updated_at",  "custom_fields"};
     CPPUNIT_ASSERT(keys == expected);
   }
 

@@ -14,20 +14,13 @@ namespace {
 
 const std::vector<std::pair<CustomFieldType, const char*>>& typeNames() {
   static const std::vector<std::pair<CustomFieldType, const char*>> names = {
-      {CustomFieldType::Text, "text"},
-      {CustomFieldType::LongText, "long_text"},
-      {CustomFieldType::Number, "number"},
-      {CustomFieldType::Decimal, "decimal"},
-      {CustomFieldType::Money, "money"},
-      {CustomFieldType::Boolean, "boolean"},
-      {CustomFieldType::Date, "date"},
-      {CustomFieldType::DateTime, "datetime"},
-      {CustomFieldType::Select, "select"},
-      {CustomFieldType::MultiSelect, "multi_select"},
-      {CustomFieldType::Email, "email"},
-      {CustomFieldType::Url, "url"},
-      {CustomFieldType::Phone, "phone"},
-      {CustomFieldType::User, "user"},
+      {CustomFieldType::Text, "text"},          {CustomFieldType::LongText, "long_text"},
+      {CustomFieldType::Number, "number"},      {CustomFieldType::Decimal, "decimal"},
+      {CustomFieldType::Money, "money"},        {CustomFieldType::Boolean, "boolean"},
+      {CustomFieldType::Date, "date"},          {CustomFieldType::DateTime, "datetime"},
+      {CustomFieldType::Select, "select"},      {CustomFieldType::MultiSelect, "multi_select"},
+      {CustomFieldType::Email, "email"},        {CustomFieldType::Url, "url"},
+      {CustomFieldType::Phone, "phone"},        {CustomFieldType::User, "user"},
       {CustomFieldType::Reference, "reference"}};
   return names;
 }
@@ -109,6 +102,10 @@ Json customFieldJson(const CustomFieldDefinition& d) {
 }
 
 Json customFieldsSchema(const CustomFieldSet& fields) {
+  if (fields.empty()) {
+    return schema::anyObject("The company's custom fields (none defined).")
+        .set("additionalProperties", true);
+  }
   schema::Properties properties;
   std::vector<std::string> required;
   for (const CustomFieldDefinition& d : fields) {
@@ -284,7 +281,8 @@ std::vector<CustomFieldOption> readOptions(Validator& v, const Json& body) {
     if (!seen.insert(*value.value).second) {
       v.fail("options", "The option value " + *value.value + " appears twice.");
     }
-    out.push_back({*value.value, label.value && !label.value->empty() ? *label.value : *value.value});
+    out.push_back(
+        {*value.value, label.value && !label.value->empty() ? *label.value : *value.value});
   }
   return out;
 }
@@ -292,8 +290,8 @@ std::vector<CustomFieldOption> readOptions(Validator& v, const Json& body) {
 // The checks between members, on the definition as it would be stored.
 void checkShape(Validator& v, const CustomFieldDefinition& d, const Json& body) {
   if (isSelect(d.type) && d.options.empty() && !v.errors().contains("options")) {
-    v.fail("options", "The options field is required for a " + customFieldTypeName(d.type) +
-                          " field.");
+    v.fail("options",
+           "The options field is required for a " + customFieldTypeName(d.type) + " field.");
   }
   if (!isSelect(d.type) && !d.options.empty()) {
     v.fail("options", "Only select and multi_select fields have options.");
@@ -302,8 +300,7 @@ void checkShape(Validator& v, const CustomFieldDefinition& d, const Json& body) 
     v.fail("unique", "A " + customFieldTypeName(d.type) +
                          " field cannot be unique (only text, email, number, url and phone).");
   }
-  if (d.type != CustomFieldType::Reference && body.contains("target") &&
-      !body["target"].isNull()) {
+  if (d.type != CustomFieldType::Reference && body.contains("target") && !body["target"].isNull()) {
     v.fail("target", "Only reference fields have a target.");
   }
   if (d.defaultValue.isNull()) return;
@@ -376,12 +373,12 @@ CustomFieldDefinition patchedDefinition(const Json& body, const CustomFieldDefin
   if (body.contains("type") && body["type"] != Json(customFieldTypeName(current.type))) {
     v.fail("type", "The type cannot be changed.");
   }
-  if (body.contains("target") && body["target"] != (current.target.empty() ? Json()
-                                                                           : Json(current.target))) {
+  if (body.contains("target") &&
+      body["target"] != (current.target.empty() ? Json() : Json(current.target))) {
     v.fail("target", "The target cannot be changed.");
   }
-  if (const auto label = v.string("label", {.required = body.contains("label"), .min = 1,
-                                            .max = 100});
+  if (const auto label =
+          v.string("label", {.required = body.contains("label"), .min = 1, .max = 100});
       label.value) {
     d.label = *label.value;
   }

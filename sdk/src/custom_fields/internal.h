@@ -4,8 +4,8 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -87,10 +87,12 @@ void checkReferences(Tx& tx, const RecordDirectory& records, const CustomFieldSe
 std::string mergedJson(const Json& shown, const CustomFieldSet& fields, const CustomValues& values);
 
 // The side rows and unique rows of `values` for the record (its created_at
-// is the side rows'); 409 `duplicate` when a unique value is taken.
+// is the side rows'; `creating`: it has none yet); 409 `duplicateMessage`,
+// by default "<subject> with this <key> already exists.", when a unique
+// value is taken.
 void writeIndexRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& values,
-                    const std::string& recordId, std::int64_t createdAt,
-                    const std::string& duplicateMessage, const std::string& tableNoun);
+                    const std::string& recordId, std::int64_t createdAt, bool creating,
+                    const std::string& duplicateMessage, const std::string& subject);
 // The record whose unique custom field `key` holds the value `data` (a batch
 // item's data) sends, or nullopt; 422 on match_on when `key` is not a unique
 // field, on custom_fields.<key> when data lacks a valid value.

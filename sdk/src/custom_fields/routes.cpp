@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "rapport/error.h"
-#include "rapport/request_rules.h"
 #include "rapport/ids.h"
 #include "rapport/log.h"
+#include "rapport/request_rules.h"
 #include "rapport/time.h"
 
 namespace rapport::custom_fields {
@@ -35,17 +35,18 @@ void checkRemovedOptions(Tx& tx, const CustomFieldDefinition& before,
         "LIMIT 1",
         {tx.companyId(), before.id, old.value});
     if (!used.empty()) {
-      throw Error::conflict("The option " + old.value + " is used by records; it cannot be removed.");
+      throw Error::conflict("The option " + old.value +
+                            " is used by records; it cannot be removed.");
     }
   }
 }
 
 // unique turned on: the existing values fill the unique table, or 409.
 void fillUnique(Tx& tx, const CustomFieldDefinition& d) {
-  const std::string value = d.type == CustomFieldType::Number
-                                ? (tx.dialect() == Dialect::PostgreSQL ? "v_num::text"
-                                                                        : "CAST(v_num AS TEXT)")
-                                : "v_text";
+  const std::string value =
+      d.type == CustomFieldType::Number
+          ? (tx.dialect() == Dialect::PostgreSQL ? "v_num::text" : "CAST(v_num AS TEXT)")
+          : "v_text";
   try {
     tx.exec("INSERT INTO custom_field_unique (field_id, value, record_id) SELECT field_id, " +
                 value + ", record_id FROM custom_field_values WHERE field_id = ?",
@@ -58,9 +59,12 @@ void fillUnique(Tx& tx, const CustomFieldDefinition& d) {
 
 }  // namespace
 
-DefinitionRoutes::DefinitionRoutes(Host& host, DefinitionContext context, std::shared_ptr<Cache> cache,
-                                   JobHandle purge)
-    : host_(host), context_(std::move(context)), cache_(std::move(cache)), purge_(std::move(purge)) {}
+DefinitionRoutes::DefinitionRoutes(Host& host, DefinitionContext context,
+                                   std::shared_ptr<Cache> cache, JobHandle purge)
+    : host_(host),
+      context_(std::move(context)),
+      cache_(std::move(cache)),
+      purge_(std::move(purge)) {}
 
 CustomFieldSet DefinitionRoutes::forWrite(Tx& tx, bool exclusive) const {
   lockDefinitions(tx, context_.recordType, exclusive);
@@ -171,9 +175,9 @@ void DefinitionRoutes::unlink(Tx& tx, const std::string& targetType, const std::
         {tx.companyId(), d.id, id});
     for (const Row& row : records) {
       const std::string recordId = row.str("record_id");
-      const Result stored = tx.query("SELECT custom_fields FROM " + table +
-                                         " WHERE company_id = ? AND id = ?",
-                                     {tx.companyId(), recordId});
+      const Result stored =
+          tx.query("SELECT custom_fields FROM " + table + " WHERE company_id = ? AND id = ?",
+                   {tx.companyId(), recordId});
       if (stored.empty()) continue;
       Json shown = valuesJson(stored.front().str("custom_fields"), all);
       const CustomValues cleared{{d.id, Json()}};

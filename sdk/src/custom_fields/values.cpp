@@ -54,9 +54,10 @@ Json readMultiSelect(Validator& v, const std::string& name, const Json& value,
   }
   std::set<std::string> seen;
   for (const Json& item : value.asArray()) {
-    const bool known = item.isString() &&
-                       std::any_of(d.options.begin(), d.options.end(),
-                                   [&](const CustomFieldOption& o) { return o.value == item.asString(); });
+    const bool known = item.isString() && std::any_of(d.options.begin(), d.options.end(),
+                                                      [&](const CustomFieldOption& o) {
+                                                        return o.value == item.asString();
+                                                      });
     if (!known) {
       v.fail(name, "The " + name + " holds a value that is not one of its options.");
       return Json();
@@ -151,13 +152,14 @@ std::vector<SideValue> sideValuesOf(const CustomFieldDefinition& d, const Json& 
     case CustomFieldType::Money:
       return {{Value(), Value(static_cast<long long>(value.asInt())), Value()}};
     case CustomFieldType::Decimal:
-      return {{Value(), Value(static_cast<long long>(std::llround(value.asDouble() * kDecimalScale))),
+      return {{Value(),
+               Value(static_cast<long long>(std::llround(value.asDouble() * kDecimalScale))),
                Value()}};
     case CustomFieldType::Boolean:
       return {{Value(), Value(value.asBool() ? 1LL : 0LL), Value()}};
     case CustomFieldType::DateTime:
-      return {{Value(), Value(static_cast<long long>(*parseIsoTimestamp(value.asString()))),
-               Value()}};
+      return {
+          {Value(), Value(static_cast<long long>(*parseIsoTimestamp(value.asString()))), Value()}};
     case CustomFieldType::LongText:
       return {{Value(), Value(), Value(toLower(value.asString()))}};
     case CustomFieldType::MultiSelect: {
@@ -242,7 +244,8 @@ void checkReferences(Tx& tx, const RecordDirectory& records, const CustomFieldSe
   if (!errors.empty()) throw Error::validation(std::move(errors));
 }
 
-std::string mergedJson(const Json& shown, const CustomFieldSet& fields, const CustomValues& values) {
+std::string mergedJson(const Json& shown, const CustomFieldSet& fields,
+                       const CustomValues& values) {
   Json out = Json::object();
   for (const CustomFieldDefinition& d : fields) {
     const Json& value = shown[d.key];
@@ -259,20 +262,47 @@ std::string mergedJson(const Json& shown, const CustomFieldSet& fields, const Cu
 }
 
 void writeIndexRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& values,
-                    const std::string& recordId, std::int64_t createdAt,
-                    const std::string& duplicateMessage, const std::string& tableNoun) {
+                    const std::string& recordId, std::int64_t createdAt, bool creating,
+                    const std::string& duplicateMessage, const std::string& subject) {
+  // A record's rows change in at most three statements (the rows of the
+  // changed fields removed, then the new ones in one insert), plus one per
+  // unique value: a create with 20 custom fields is one more statement.
+  std::string changed;
+  Params changedParams;
+  std::string rows;
+  Params rowParams;
   for (const auto& [id, value] : values) {
     const CustomFieldDefinition* d = byId(fields, id);
     if (d == nullptr) continue;
-    tx.exec("DELETE FROM custom_field_values WHERE field_id = ? AND record_id = ?", {id, recordId});
+    changed += changed.empty() ? "?" : ", ?";
+    changedParams.push_back(id);
     for (const SideValue& side : sideValuesOf(*d, value)) {
-      tx.exec(
-          "INSERT INTO custom_field_values (company_id, field_id, record_id, v_text, v_num, "
-          "v_long, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          {tx.companyId(), id, recordId, side.text, side.number, side.longText, createdAt});
+      rows += rows.empty() ? "(?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?)";
+      rowParams.insert(rowParams.end(),
+                       {Value(tx.companyId()), Value(id), Value(recordId), side.text, side.number,
+                        side.longText, Value(static_cast<long long>(createdAt))});
     }
-    if (!d->unique) continue;
-    tx.exec("DELETE FROM custom_field_unique WHERE field_id = ? AND record_id = ?", {id, recordId});
+  }
+  if (changed.empty()) return;
+  if (!creating) {
+    changedParams.push_back(recordId);
+    tx.exec("DELETE FROM custom_field_values WHERE field_id IN (" + changed + ") AND record_id = ?",
+            changedParams);
+  }
+  if (!rows.empty()) {
+    tx.exec(
+        "INSERT INTO custom_field_values (company_id, field_id, record_id, v_text, v_num, v_long, "
+        "created_at) VALUES " +
+            rows,
+        rowParams);
+  }
+  for (const auto& [id, value] : values) {
+    const CustomFieldDefinition* d = byId(fields, id);
+    if (d == nullptr || !d->unique) continue;
+    if (!creating) {
+      tx.exec("DELETE FROM custom_field_unique WHERE field_id = ? AND record_id = ?",
+              {id, recordId});
+    }
     if (value.isNull()) continue;
     try {
       tx.exec("INSERT INTO custom_field_unique (field_id, value, record_id) VALUES (?, ?, ?)",
@@ -280,7 +310,7 @@ void writeIndexRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& va
     } catch (const DbError& e) {
       if (!e.isUniqueViolation()) throw;
       throw Error::conflict(duplicateMessage.empty()
-                                ? "A " + tableNoun + " with this " + d->key + " already exists."
+                                ? subject + " with this " + d->key + " already exists."
                                 : duplicateMessage);
     }
   }
@@ -290,8 +320,8 @@ std::optional<std::string> matchRecord(Queryable& db, const CustomFieldSet& fiel
                                        const std::string& key, const Json& data) {
   const CustomFieldDefinition* d = byKey(fields, key);
   if (d == nullptr || !d->unique) {
-    throw Error::invalidField("match_on", "The match_on must name a unique field; custom_fields." +
-                                              key + " is not one.");
+    throw Error::invalidField(
+        "match_on", "The match_on must name a unique field; custom_fields." + key + " is not one.");
   }
   FieldErrors errors;
   const Json sent = data["custom_fields"][key];

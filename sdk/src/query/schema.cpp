@@ -46,10 +46,16 @@ void check(const RecordSchema& schema, const QueryField& f) {
   if (f.kind == QueryKind::Enum && f.options.empty()) {
     mistake(schema, "the enum field " + f.name + " has no options");
   }
+  if (!f.sideTable.empty() && (f.sideKey.empty() || (f.sortable && f.kind != QueryKind::Tags &&
+                                                     f.sortExpression.empty()))) {
+    mistake(schema, "the side field " + f.name + " needs sideKey and sortExpression");
+  }
   if (!f.reference.empty() && f.kind != QueryKind::Id) {
     mistake(schema, "the field " + f.name + " refers to a record but is not an Id");
   }
-  if (f.kind == QueryKind::Tags && (schema.tagTable.empty() || schema.tagRecordColumn.empty())) {
+  // A side field's elements are its own rows (sideTable): no tag table.
+  if (f.kind == QueryKind::Tags && f.sideTable.empty() &&
+      (schema.tagTable.empty() || schema.tagRecordColumn.empty())) {
     mistake(schema, "the tags field " + f.name + " needs tagTable and tagRecordColumn");
   }
 }

@@ -82,6 +82,7 @@ Json recordSchema(const ResourceSpec& spec) {
     properties.emplace_back(
         "custom_fields",
         schema::anyObject("The company's custom fields: every defined key, null when unset.")
+            .set("additionalProperties", true)
             .set(kCustomFieldsMarker, spec.recordType));
     required.push_back("custom_fields");
   }
@@ -118,11 +119,10 @@ Json bodySchema(const ResourceSpec& spec, const std::set<std::string>& unavailab
     if (creating && field.required) required.push_back(field.name);
   }
   if (takesCustomFields(spec)) {
-    properties.emplace_back(
-        "custom_fields",
-        schema::nullable(schema::anyObject(
-            creating ? "Custom values by key; an unsent key takes its default."
-                     : "Custom values by key; only the keys sent change.")));
+    properties.emplace_back("custom_fields",
+                            schema::nullable(schema::anyObject(
+                                creating ? "Custom values by key; an unsent key takes its default."
+                                         : "Custom values by key; only the keys sent change.")));
   }
   return schema::object(std::move(properties), std::move(required));
 }
@@ -227,21 +227,20 @@ void describeCustomFields(const ResourceSpec& spec, Registry& registry) {
                             {"record_type", schema::string()},
                             {"created_at", schema::timestamp()},
                             {"updated_at", schema::timestamp()}},
-                           {"key", "label", "type", "description", "required", "unique",
-                            "options", "default", "target", "record_type", "created_at",
-                            "updated_at"}));
+                           {"key", "label", "type", "description", "required", "unique", "options",
+                            "default", "target", "record_type", "created_at", "updated_at"}));
   const Json definition = schema::ref(name);
-  const Json createBody = schema::object(
-      {{"key", schema::text(63, "^[a-z][a-z0-9_]{0,62}$, not a built-in field.")},
-       {"label", schema::text(100)},
-       {"type", schema::enumOf(types)},
-       {"description", schema::nullable(schema::string("At most 500 characters."))},
-       {"required", schema::boolean()},
-       {"unique", schema::boolean("text, email, number, url and phone only.")},
-       {"options", options},
-       {"default", anyValue},
-       {"target", schema::string("Reference fields: the record type.")}},
-      {"key", "label", "type"});
+  const Json createBody =
+      schema::object({{"key", schema::text(63, "^[a-z][a-z0-9_]{0,62}$, not a built-in field.")},
+                      {"label", schema::text(100)},
+                      {"type", schema::enumOf(types)},
+                      {"description", schema::nullable(schema::string("At most 500 characters."))},
+                      {"required", schema::boolean()},
+                      {"unique", schema::boolean("text, email, number, url and phone only.")},
+                      {"options", options},
+                      {"default", anyValue},
+                      {"target", schema::string("Reference fields: the record type.")}},
+                     {"key", "label", "type"});
   const Json patchBody = schema::object({{"label", schema::text(100)},
                                          {"description", schema::nullable(schema::string())},
                                          {"required", schema::boolean()},
@@ -262,8 +261,10 @@ void describeCustomFields(const ResourceSpec& spec, Registry& registry) {
                      .status = 201,
                      .data = definition,
                      .errors = {409}});
-  registry.describe("GET", one, {.summary = "Get a custom field of " + pluralTitleOf(spec),
-                                 .data = definition, .errors = {404}});
+  registry.describe("GET", one,
+                    {.summary = "Get a custom field of " + pluralTitleOf(spec),
+                     .data = definition,
+                     .errors = {404}});
   registry.describe("PATCH", one,
                     {.summary = "Update a custom field of " + pluralTitleOf(spec),
                      .description = "Owner or admin. Emits `crm.field.updated`; 409 when a removed "

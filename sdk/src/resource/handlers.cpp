@@ -222,7 +222,7 @@ class Handlers {
       if (const ResourceField* field = tagsField(spec)) {
         replaceTagRows(tx, tags_->view(), id, tagsOf(*field, values));
       }
-      writeCustomRows(tx, fields, custom, id, now);
+      writeCustomRows(tx, fields, custom, id, now, true);
       created = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None,
                       definitions_ ? &fields : nullptr);
       tx.emit(spec.eventPrefix + ".created", created);
@@ -265,7 +265,7 @@ class Handlers {
         setValue(values, "custom_fields",
                  Value(custom_fields::mergedJson(current["custom_fields"], fields, custom)));
         writeCustomRows(tx, fields, custom, id,
-                        parseIsoTimestamp(current["created_at"].asString()).value_or(now));
+                        parseIsoTimestamp(current["created_at"].asString()).value_or(now), false);
       }
       updated = write(tx, id, values, current, now, fields);
       tx.emit(spec.eventPrefix + ".updated", updated);
@@ -437,10 +437,10 @@ class Handlers {
   }
 
   void writeCustomRows(Tx& tx, const CustomFieldSet& fields, const CustomValues& values,
-                       const std::string& id, std::int64_t createdAt) const {
+                       const std::string& id, std::int64_t createdAt, bool creating) const {
     if (!definitions_) return;
     const ResourceSpec& spec = resource_.spec();
-    custom_fields::writeIndexRows(tx, fields, values, id, createdAt, "", toLower(titleOf(spec)));
+    custom_fields::writeIndexRows(tx, fields, values, id, createdAt, creating, "", subjectOf(spec));
   }
 
   // The record as GET shows it, locked until the commit; 404 when absent.
@@ -489,30 +489,29 @@ BatchSpec batchSpecOf(const ResourceSpec& spec,
   if (unique == nullptr && !definitions) return {};
   std::optional<ResourceField> field;
   if (unique != nullptr) field = *unique;
-  const std::string sql =
-      field ? "SELECT id FROM " + spec.table + " WHERE company_id = ? AND " + columnOf(*field) +
-                  " = ?"
-            : "";
-  return {.upsertBy = field ? field->name : "custom_fields.<key> (match_on)",
-          .match = [field, sql, definitions](Queryable& db, const std::string& tenant,
-                                             const Json& data,
-                                             const std::string& matchOn) -> std::optional<std::string> {
-            const std::string prefix = "custom_fields.";
-            if (definitions && matchOn.starts_with(prefix)) {
-              return custom_fields::matchRecord(db, definitions->cache()->get(db, tenant)->fields,
-                                                matchOn.substr(prefix.size()), data);
-            }
-            if (!field || (!matchOn.empty() && matchOn != field->name)) {
-              throw Error::invalidField(
-                  "match_on", field ? "The match_on must be " + field->name +
-                                          (definitions ? " or a unique custom field." : ".")
-                                    : "The match_on must name a unique custom field "
-                                      "(custom_fields.<key>).");
-            }
-            const Result found = db.query(sql, {tenant, matchValue(*field, data)});
-            if (found.empty()) return std::nullopt;
-            return found.front().str("id");
-          }};
+  const std::string sql = field ? "SELECT id FROM " + spec.table + " WHERE company_id = ? AND " +
+                                      columnOf(*field) + " = ?"
+                                : "";
+  return {
+      .upsertBy = field ? field->name : "custom_fields.<key> (match_on)",
+      .match = [field, sql, definitions](Queryable& db, const std::string& tenant, const Json& data,
+                                         const std::string& matchOn) -> std::optional<std::string> {
+        const std::string prefix = "custom_fields.";
+        if (definitions && matchOn.starts_with(prefix)) {
+          return custom_fields::matchRecord(db, definitions->cache()->get(db, tenant)->fields,
+                                            matchOn.substr(prefix.size()), data);
+        }
+        if (!field || (!matchOn.empty() && matchOn != field->name)) {
+          throw Error::invalidField("match_on",
+                                    field ? "The match_on must be " + field->name +
+                                                (definitions ? " or a unique custom field." : ".")
+                                          : "The match_on must name a unique custom field "
+                                            "(custom_fields.<key>).");
+        }
+        const Result found = db.query(sql, {tenant, matchValue(*field, data)});
+        if (found.empty()) return std::nullopt;
+        return found.front().str("id");
+      }};
 }
 
 // The modules the declaration's references need that are not enabled.
@@ -660,10 +659,10 @@ void installCustomFields(const std::shared_ptr<DefinitionRoutes>& definitions,
   std::set<std::string> targets = kReferenceTargets;
   targets.insert(spec.recordType);
   for (const std::string& type : targets) {
-    registry.onRecordDeleted(type, [definitions, type, table = spec.table](
-                                       Tx& tx, const std::string& id) {
-      definitions->unlink(tx, type, id, table);
-    });
+    registry.onRecordDeleted(
+        type, [definitions, type, table = spec.table](Tx& tx, const std::string& id) {
+          definitions->unlink(tx, type, id, table);
+        });
   }
 }
 

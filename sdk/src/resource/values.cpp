@@ -210,13 +210,12 @@ void addSearch(WhereClause& where, const ResourceSpec& spec, const std::string& 
     where.addBound(custom, customParams);
     return;
   }
-  const bool fullText =
-      where.dialect() == Dialect::SQLite && utf8Length(term) >= kTrigramLength;
+  const bool fullText = where.dialect() == Dialect::SQLite && utf8Length(term) >= kTrigramLength;
   Params params{fullText ? Value(ftsPhrase(term)) : Value(like)};
   params.insert(params.end(), customParams.begin(), customParams.end());
-  const std::string own = fullText ? "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts +
-                                         " MATCH ?)"
-                                   : "search_text LIKE ? ESCAPE '\\'";
+  const std::string own = fullText
+                              ? "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?)"
+                              : "search_text LIKE ? ESCAPE '\\'";
   where.addBound("(" + own + " OR " + custom + ")", params, fullText);
 }
 

@@ -115,13 +115,16 @@ class BatchCollectionsTest : public CppUnit::TestFixture {
           422, postBatch(client, owner.token, collection,
                          {createItem(Json::object({{"type", "call"}, {"title", "Valid"}})),
                           upsertItem(Json::object({{"title", "Upserted"}}))}));
+      // Deals and activities have no unique field: an upsert names a unique
+      // custom field with match_on (decisions §14), or the call is refused.
       const std::string message =
-          "The items.1.action cannot be upsert: this collection has no upsert key.";
+          "The items.1.match_on field is required: this collection upserts by a unique custom "
+          "field (custom_fields.<key>).";
       CPPUNIT_ASSERT_MESSAGE(
           refused.dump(),
-          refused ==
-              Json::object({{"message", message},
-                            {"errors", Json::object({{"items.1.action", Json::Array{message}}})}}));
+          refused == Json::object(
+                         {{"message", message},
+                          {"errors", Json::object({{"items.1.match_on", Json::Array{message}}})}}));
     }
     CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, totalOf(client, owner.token, kActivities));
     CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, totalOf(client, owner.token, kDeals));

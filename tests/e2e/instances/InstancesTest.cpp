@@ -141,6 +141,7 @@ class InstancesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testRevocationReachesEveryInstance);
   CPPUNIT_TEST(testEachWebhookDeliveryArrivesOnce);
   CPPUNIT_TEST(testACursorContinuesOnAnotherInstance);
+  CPPUNIT_TEST(testACustomFieldReachesEveryInstance);
   CPPUNIT_TEST(testForwardedForNamesTheClientNginxSaw);
   CPPUNIT_TEST(testRedisDownFailsOpenForLimitsClosedForLogins);
   CPPUNIT_TEST_SUITE_END();
@@ -272,6 +273,52 @@ class InstancesTest : public CppUnit::TestFixture {
     for (const Json& contact : list.asArray()) whole.push_back(contact["id"].asString());
     CPPUNIT_ASSERT_EQUAL(std::size_t(kContacts), whole.size());
     CPPUNIT_ASSERT(walked == whole);
+  }
+
+  // decisions §14 on several instances (docs/custom-fields.md,
+  // "Consistency"): a write on any instance holds to the definitions as they
+  // are now, and another instance's reads follow a change within a second.
+  void testACustomFieldReachesEveryInstance() {
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(17);
+    const Account account = registerUser(*client, "custom-fields");
+    HttpClient first(c.servers[0]->port()), second(c.servers[1]->port()),
+        third(c.servers[2]->port());
+    const Json contact =
+        createContact(*client, account.token, Json::object({{"name", "Everywhere"}}));
+    const std::string one = "/v1/crm/contacts/" + contact["id"].asString();
+    // The second and third instances have read (and cached) the company's
+    // definitions: none.
+    for (HttpClient* instance : {&second, &third}) {
+      CPPUNIT_ASSERT(
+          E2E_ASSERT_DATA(200, instance->get(one, bearer(account.token)))["custom_fields"] ==
+          Json::object());
+    }
+    E2E_ASSERT_DATA(
+        201, first.post("/v1/crm/contacts/fields",
+                        Json::object({{"key", "region"}, {"label", "Region"}, {"type", "text"}}),
+                        bearer(account.token)));
+    // A write on the third instance knows the new field at once.
+    E2E_ASSERT_DATA(
+        200,
+        third.patch(one, Json::object({{"custom_fields", Json::object({{"region", "north"}})}}),
+                    bearer(account.token)));
+    // The second shows it within a second (polled every 250 ms: 9 requests
+    // at most; with the others, 17 within the token's kRequests).
+    bool shown = false;
+    for (int attempt = 0; attempt < 9 && !shown; ++attempt) {
+      if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      const Json seen = E2E_ASSERT_DATA(200, second.get(one, bearer(account.token)));
+      shown = seen["custom_fields"] == Json::object({{"region", "north"}});
+    }
+    CPPUNIT_ASSERT_MESSAGE("the second instance never showed the new field", shown);
+    // Deleted on the first, refused at once by a write on the third.
+    E2E_ASSERT_DATA(200, first.del("/v1/crm/contacts/fields/region", bearer(account.token)));
+    const Json refused = E2E_ASSERT_ERROR(
+        422, third.patch(one, Json::object({{"custom_fields", Json::object({{"region", "x"}})}}),
+                         bearer(account.token)));
+    CPPUNIT_ASSERT(refused["errors"].contains("custom_fields.region"));
   }
 
   void testEachWebhookDeliveryArrivesOnce() {

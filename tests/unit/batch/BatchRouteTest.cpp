@@ -411,6 +411,30 @@ class BatchRouteTest : public CppUnit::TestFixture {
         std::string("string"),
         body["properties"]["items"]["items"]["properties"]["match_on"]["type"].asString());
     CPPUNIT_ASSERT(body["required"] == Json(Json::Array{"items"}));
+    const std::string described = body["properties"]["match_on"]["description"].asString();
+    CPPUNIT_ASSERT_MESSAGE(described,
+                           described.find("`key` when none is sent") != std::string::npos);
+
+    // A collection that upserts only by a unique custom field has no default.
+    Fixture customOnly;
+    customOnly.registerBatch();  // the route only, for its POST and PATCH
+    Router& router = customOnly.router;
+    router.add(
+        "POST", "/v1/deals", [](const Request&) { return Response::messageOnly("x"); }, {},
+        "deals");
+    router.add(
+        "PATCH", "/v1/deals/{id}", [](const Request&) { return Response::messageOnly("x"); }, {},
+        "deals");
+    registerBatchRoute(router, "/v1/deals",
+                       {.upsertBy = "custom_fields.<key> (match_on)",
+                        .match = [](rapport::Queryable&, const std::string&, const Json&,
+                                    const std::string&) { return std::optional<std::string>(); }},
+                       &customOnly.db, "deals");
+    const rapport::RouteDoc& deals = *router.match("POST", "/v1/deals/batch").route->doc;
+    const std::string noDefault = deals.body["properties"]["match_on"]["description"].asString();
+    CPPUNIT_ASSERT_MESSAGE(noDefault, noDefault.find("has no other key") != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(deals.description,
+                           deals.description.find("(match_on)") == std::string::npos);
   }
 
   void testRegistrationRefusals() {

@@ -145,22 +145,22 @@ std::vector<Migration> activitiesSdk7() {
 }
 
 std::vector<ListingModule> listingModules() {
-  return {
-      {"contacts", contacts::migrations(), contactsSdk7(), "0007_contacts:recorded ",
-       "contact_tags"},
-      {"companies", companies::migrations(), companiesSdk7(), "0008_crm_companies:recorded ",
-       "crm_company_tags"},
-      {"deals",
-       deals::migrations(),
-       {},
-       "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ",
-       ""},
-      {"activities", activities::migrations(), activitiesSdk7(), "0004_activities:recorded ", ""},
-      {"pipelines",
-       pipelines::migrations(),
-       {},
-       "0002_pipelines:recorded 0003_pipeline_listing:recorded ",
-       ""}};
+  return {{"contacts", contacts::migrations(), contactsSdk7(),
+           "0007_contacts:recorded 0008_contacts_custom_fields:ran ", "contact_tags"},
+          {"companies", companies::migrations(), companiesSdk7(),
+           "0008_crm_companies:recorded 0009_crm_companies_custom_fields:ran ", "crm_company_tags"},
+          {"deals",
+           deals::migrations(),
+           {},
+           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ",
+           ""},
+          {"activities", activities::migrations(), activitiesSdk7(),
+           "0004_activities:recorded 0005_activities_custom_fields:ran ", ""},
+          {"pipelines",
+           pipelines::migrations(),
+           {},
+           "0002_pipelines:recorded 0003_pipeline_listing:recorded ",
+           ""}};
 }
 
 }  // namespace
