@@ -71,6 +71,10 @@ CustomFieldSet DefinitionRoutes::forWrite(Tx& tx, bool exclusive) const {
   return readDefinitions(tx, tx.companyId(), context_.recordType);
 }
 
+CustomFieldSet DefinitionRoutes::current(Queryable& db, const std::string& companyId) const {
+  return readDefinitions(db, companyId, context_.recordType);
+}
+
 void DefinitionRoutes::changed(Tx& tx) const {
   // Now (a write later in the same SQLite batch must not use the old set)
   // and after the commit (a read between the two may have cached it again).

@@ -27,6 +27,8 @@ class DefinitionRoutes {
   // The definitions a write of a record reads in its transaction: on
   // PostgreSQL under the shared lock (exclusive for a definition change).
   CustomFieldSet forWrite(Tx& tx, bool exclusive) const;
+  // The definitions as they are now, read without the cache.
+  CustomFieldSet current(Queryable& db, const std::string& companyId) const;
 
   // A deleted record of `targetType` (`id`): the reference values pointing
   // at it in `table`'s records become null (without events).

@@ -50,6 +50,8 @@ struct Condition {
   // range's own index and sort every match; hidden, it walks the order's
   // index and stops after the page, which is cheaper when the range is
   // dense (keyset.h's denseRange decides). `rangeColumn` names the column.
+  // A side-table field's condition (QueryField::sideTable) has one too: a
+  // correlated EXISTS on the record's own row instead of the semi-join.
   std::string walkingSql = "";
   std::string rangeColumn = "";
   // Whether an index could serve the condition (a comparison, in, IS NULL,

@@ -257,6 +257,16 @@ class Compiler {
       c.params.insert(c.params.end(), rows.params.begin(), rows.params.end());
       c.narrowing = !negated;
       c.indexable = !negated;
+      if (!negated && dialect_ == Dialect::SQLite) {
+        // SQLite would read every match from the side table and sort them;
+        // when they are many, walking the order's index and probing each
+        // record's row stops after the page (Condition::walkingSql; the
+        // same values in the same order).
+        c.walkingSql = "EXISTS (SELECT 1 FROM " + f.sideTable + " WHERE company_id = ? AND " +
+                       f.sideKey + " AND record_id = " + self.schema.table + ".id AND " + rows.sql +
+                       ")";
+        c.rangeColumn = f.sortExpression;
+      }
       out.push_back(std::move(c));
     }
     return out;

@@ -75,7 +75,8 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   if (list.cursorMode && std::any_of(conditions.begin(), conditions.end(), walks)) {
     walking = where;
     for (const query::Condition& c : conditions) {
-      walking->addBound(walks(c) ? c.walkingSql : c.sql, c.params, c.narrowing);
+      // A walking form walks the order's index: it never narrows.
+      walking->addBound(walks(c) ? c.walkingSql : c.sql, c.params, !walks(c) && c.narrowing);
     }
   }
   // The module's own conditions (where, as handed in) are not the engine's

@@ -390,25 +390,21 @@ class Handlers {
     return definitions_->forWrite(tx, false);
   }
 
-  // The body's fields by their rules, and its custom_fields by the company's
-  // (cached) definitions: one 422 with every message.
+  // The body's fields by their rules. Their 422 also names what is wrong in
+  // its custom_fields (by the definitions as they are now: one 422 with
+  // every message); when they pass, the write's transaction checks the
+  // custom values against the definitions it holds to.
   ResourceValues validated(const Request& request, ResourceWrite write) const {
-    FieldErrors custom;
-    if (definitions_) {
-      const auto snapshot = snapshotFor(host_.db(), request.identity.companyId);
-      custom_fields::readValues(request.bodyObject(), snapshot->fields,
-                                write == ResourceWrite::Create, custom);
-    }
     try {
-      ResourceValues values = resource_.validate(request.bodyObject(), write, unavailable_);
-      if (!custom.empty()) throw Error::validation(std::move(custom));
-      return values;
+      return resource_.validate(request.bodyObject(), write, unavailable_);
     } catch (const Error& e) {
-      if (e.status() != 422 || custom.empty()) throw;
+      if (e.status() != 422 || !definitions_) throw;
       FieldErrors all = e.errors();
-      for (auto& [name, messages] : custom) {
-        for (std::string& message : messages) all[name].push_back(std::move(message));
-      }
+      custom_fields::readValues(
+          request.bodyObject(),
+          custom_fields::readDefinitions(host_.db(), request.identity.companyId,
+                                         resource_.spec().recordType),
+          write == ResourceWrite::Create, all);
       throw Error::validation(std::move(all));
     }
   }
@@ -498,7 +494,9 @@ BatchSpec batchSpecOf(const ResourceSpec& spec,
                                          const std::string& matchOn) -> std::optional<std::string> {
         const std::string prefix = "custom_fields.";
         if (definitions && matchOn.starts_with(prefix)) {
-          return custom_fields::matchRecord(db, definitions->cache()->get(db, tenant)->fields,
+          // The definitions as they are now (not the reads' cache): a field
+          // made unique a moment ago on another instance matches.
+          return custom_fields::matchRecord(db, definitions->current(db, tenant),
                                             matchOn.substr(prefix.size()), data);
         }
         if (!field || (!matchOn.empty() && matchOn != field->name)) {

@@ -99,7 +99,8 @@ class ActivitiesCrudTest : public CppUnit::TestFixture {
                                            "related_to",
                                            "completed_at",
                                            "created_at",
-                                           "updated_at"};
+                                           "updated_at",
+                                           "custom_fields"};
     CPPUNIT_ASSERT_EQUAL_MESSAGE(activity.dump(), keys.size(), activity.size());
     std::size_t position = 0;
     for (const auto& [key, value] : activity.asObject()) {

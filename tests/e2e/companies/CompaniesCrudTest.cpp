@@ -66,9 +66,9 @@ class CompaniesCrudTest : public CppUnit::TestFixture {
     const Json company = E2E_ASSERT_DATA(201, result);
     E2E_ASSERT_COMMON_HEADERS(result);
 
-    const std::vector<std::string> keys = {"id",      "name",  "document",       "industry",
-                                           "website", "size",  "annual_revenue", "phone",
-                                           "tags",    "notes", "created_at",     "updated_at"};
+    const std::vector<std::string> keys = {
+        "id",    "name", "document", "industry",   "website",    "size",         "annual_revenue",
+        "phone", "tags", "notes",    "created_at", "updated_at", "custom_fields"};
     CPPUNIT_ASSERT_EQUAL_MESSAGE(company.dump(), keys.size(), company.size());
     for (const std::string& key : keys) CPPUNIT_ASSERT_MESSAGE(key, company.contains(key));
     CPPUNIT_ASSERT(rapport::hasPrefix(company["id"].asString(), "comp_"));

@@ -87,12 +87,14 @@ class ContactsCrudTest : public CppUnit::TestFixture {
     const Json contact = E2E_ASSERT_DATA(201, result);
     E2E_ASSERT_COMMON_HEADERS(result);
 
-    const std::vector<std::string> keys = {"id",        "name",       "email",     "phone",
-                                           "job_title", "company_id", "owner_id",  "tags",
-                                           "notes",     "created_at", "updated_at"};
+    const std::vector<std::string> keys = {
+        "id",       "name", "email", "phone",      "job_title",  "company_id",
+        "owner_id", "tags", "notes", "created_at", "updated_at", "custom_fields"};
     CPPUNIT_ASSERT_EQUAL_MESSAGE(contact.dump(), keys.size(), contact.size());
     for (const std::string& key : keys) CPPUNIT_ASSERT_MESSAGE(key, contact.contains(key));
     CPPUNIT_ASSERT_MESSAGE(contact.dump(), rapport::hasPrefix(contact["id"].asString(), "cont_"));
+    // No custom field defined: an empty object (decisions §14).
+    CPPUNIT_ASSERT(contact["custom_fields"] == Json::object());
     CPPUNIT_ASSERT(contact["id"].asString() != "cont_chosen");
     CPPUNIT_ASSERT_EQUAL(std::string("Ada Lovelace"), contact["name"].asString());
     CPPUNIT_ASSERT_EQUAL(std::string("ada@example.com"), contact["email"].asString());

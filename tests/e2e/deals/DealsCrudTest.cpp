@@ -103,7 +103,8 @@ class DealsCrudTest : public CppUnit::TestFixture {
                                            "lost_at",
                                            "lost_reason",
                                            "created_at",
-                                           "updated_at"};
+                                           "updated_at",
+                                           "custom_fields"};
     CPPUNIT_ASSERT_EQUAL_MESSAGE(deal.dump(), keys.size(), deal.size());
     std::size_t index = 0;
     for (const auto& [key, value] : deal.asObject()) CPPUNIT_ASSERT_EQUAL(keys[index++], key);
