@@ -237,9 +237,8 @@ class CfDefinitionsTest : public CustomFieldsFixture {
       return Json::object(
           {{"options", Json::Array{Json::object({{"value", value}, {"label", label}})}}});
     };
-    for (const Json& extra :
-         {option("", "Empty"), option("v", ""), option(std::string(101, 'v'), "Long"),
-          option("v", std::string(101, 'l'))}) {
+    for (const Json& extra : {option("", "Empty"), option(std::string(101, 'v'), "Long"),
+                              option("v", std::string(101, 'l')), option("v", "")}) {
       const Json body = fieldBody("s", "select", extra);
       withRequest("POST " + fieldsPath(kContacts) + " " + body.dump(),
                   [&] { CF_ASSERT_ERROR_UNDER(postField(body), "options"); });
@@ -276,6 +275,8 @@ class CfDefinitionsTest : public CustomFieldsFixture {
     // None of them was created.
     const Json list = fields();
     CPPUNIT_ASSERT_EQUAL_MESSAGE(list.dump(), std::size_t(0), list.size());
+    // A decimal default with 7 decimals is no decimal value either.
+    refusedOn("default", fieldBody("d", "decimal", Json::object({{"default", 1.1234567}})));
   }
 
   void testPatchOfTypeOrKeyIs422() {

@@ -110,9 +110,11 @@ class CfTypesTest : public CustomFieldsFixture {
                                got.isNumber() && std::fabs(got.asDouble() - value) < 1e-9);
       }
     }
-    refused("ratio", 1.1234567);  // 7 decimals
     refused("ratio", "1.5");
     refused("ratio", true);
+    refused("ratio", 1e-7);
+    refused("ratio", 1.1234567);  // 7 decimals
+    refused("ratio", 12.3456789);
   }
 
   void testMoney() {
