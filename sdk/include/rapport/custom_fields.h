@@ -37,8 +37,9 @@
 //                             (field_id, value): a unique field's values.
 //
 // Consistency: writes read the definitions in their transaction (on
-// PostgreSQL under a shared lock that a definition change takes exclusively),
-// so a write never misses a `required`, `unique` or `options` change. Reads
+// PostgreSQL under a shared lock that a definition change takes exclusively;
+// SQLite has one writer), so a write never misses a `required`, `unique` or
+// `options` change. Reads
 // use a cache of the definitions per company and record type, renewed by
 // this instance's changes at once and by other instances' within a second.
 //

@@ -35,6 +35,10 @@
 //                        and upserts by the unique field when there is one
 //   <action.method> <path>/{id}<action.path>   each action (ResourceAction)
 //   GET    <reference.subList>  each reference's sub-list (ResourceReference)
+//   GET/POST <path>/fields, GET/PATCH/DELETE <path>/fields/{key}: each
+//                        company's custom fields, when the resource takes
+//                        them (customFields, custom_fields.h); its records
+//                        then carry custom_fields
 // in one transaction each. It describes them for the API document
 // (api_doc.h), declares the event types <eventPrefix>.created, .updated
 // (data: the record as GET returns it), .deleted (data: {id}) and the

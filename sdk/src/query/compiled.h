@@ -22,6 +22,8 @@ struct Compiled {
   std::set<std::string> outputs;                    // what `fields=` may name
   std::map<std::string, const QueryInclude*> polymorphic;
   Sort defaultSort;
+  // Side-table fields by the rank key their sort leads with (sideRankOf).
+  std::map<std::string, const QueryField*> bySideRank;
 };
 
 // The Compiled behind a RecordQuery.
@@ -78,6 +80,16 @@ bool onePlanFits(const std::vector<Condition>& conditions, const Sort& sort);
 
 // The NOT NULL expression a sort by `field` orders by.
 std::string sortExpressionOf(const QueryField& field);
+
+// A side-table field (QueryField::sideTable) sorts on two keys: this rank,
+// 0 for a record that has a value and 1 for one that has none, always
+// ascending, then its sortExpression in the direction asked: records
+// without a value come last in either direction, and a one-key sort on it
+// reads the valued records from the side table's index (keyset.cpp).
+std::string sideRankOf(const RecordSchema& schema, const QueryField& field);
+// The value sortExpression gives a record without one: the lowest BIGINT
+// for number kinds, '' for the others.
+std::string sideSentinelOf(const QueryField& field);
 
 // The limits of decisions §13.
 constexpr int kMaxConditions = 50;

@@ -204,45 +204,19 @@ class Compiler {
     QueryField inner = f;
     inner.sideTable.clear();
     inner.nullable = false;
-    std::vector<std::pair<Op, std::pair<Json, std::string>>> ops;
-    if (!value.isObject()) {
-      const Op op = value.isNull() ? Op::Null : Op::Eq;
-      if (!fits(f.kind, op)) {
-        refuse(path, "The field " + f.name + " cannot be compared with a value; use an operator.");
-      }
-      ops.push_back({op, {value.isNull() ? Json(true) : value, path}});
-    } else {
-      if (value.asObject().empty()) refuse(path, "The " + path + " names no operator.");
-      for (const auto& [name, operand] : value.asObject()) {
-        const std::string at = path + "." + name;
-        const auto op = operators().find(name);
-        if (op == operators().end()) refuse(at, "The operator " + name + " is not supported.");
-        if (!fits(f.kind, op->second)) {
-          refuse(at, "The operator " + name + " does not apply to the field " + f.name + ".");
-        }
-        ops.push_back({op->second, {operand, at}});
-      }
-    }
     std::vector<Condition> out;
-    for (const auto& [op, operand] : ops) {
-      const auto& [json, at] = operand;
+    for (const auto& [op, json, at] : requested(f, value, path)) {
       // Text values are stored lower-cased: every comparison is in any case.
       const Json folded = f.kind == QueryKind::Text ? lowered(json) : json;
       Condition rows;
       bool negated = false;
       if (op == Op::Null) {
         if (!json.isBool()) refuse(at, "The " + at + " must be true or false.");
-        if (++conditions_ > kMaxConditions) {
-          refuse("filter",
-                 "The filter may hold at most " + std::to_string(kMaxConditions) + " conditions.");
-        }
+        count();
         rows = {"1 = 1", {}};
         negated = json.asBool();
       } else if (f.kind == QueryKind::Tags) {  // contains: holds the option
-        if (++conditions_ > kMaxConditions) {
-          refuse("filter",
-                 "The filter may hold at most " + std::to_string(kMaxConditions) + " conditions.");
-        }
+        count();
         rows = {f.column + " = ?", {Value(text(json, at))}};
       } else if (op == Op::Ne || op == Op::Nin) {
         rows = operation(self, inner, op == Op::Ne ? Op::Eq : Op::In, folded, at);
@@ -281,19 +255,27 @@ class Compiler {
   }
 
   // A field's value: a literal (equality, null: unset) or an object of operators.
-  std::vector<Condition> operations(const Compiled& self, const QueryField& f, const Json& value,
-                                    const std::string& path) {
-    std::vector<Condition> out;
+  // One operator of a field's value, with its operand and its path.
+  struct Requested {
+    Op op;
+    Json operand;
+    std::string path;
+  };
+
+  // A field's value: a literal (equality, null: unset) or an object of
+  // operators, each checked against the field's kind.
+  static std::vector<Requested> requested(const QueryField& f, const Json& value,
+                                          const std::string& path) {
     if (!value.isObject()) {
       // A literal is equality (null: unset), checked against the kind like eq.
       const Op op = value.isNull() ? Op::Null : Op::Eq;
       if (!fits(f.kind, op)) {
         refuse(path, "The field " + f.name + " cannot be compared with a value; use an operator.");
       }
-      out.push_back(operation(self, f, op, value.isNull() ? Json(true) : value, path));
-      return out;
+      return {{op, value.isNull() ? Json(true) : value, path}};
     }
     if (value.asObject().empty()) refuse(path, "The " + path + " names no operator.");
+    std::vector<Requested> out;
     for (const auto& [name, operand] : value.asObject()) {
       const std::string at = path + "." + name;
       const auto op = operators().find(name);
@@ -301,17 +283,31 @@ class Compiler {
       if (!fits(f.kind, op->second)) {
         refuse(at, "The operator " + name + " does not apply to the field " + f.name + ".");
       }
-      out.push_back(operation(self, f, op->second, operand, at));
+      out.push_back({op->second, operand, at});
     }
     return out;
   }
 
-  Condition operation(const Compiled& self, const QueryField& f, Op op, const Json& operand,
-                      const std::string& path) {
+  std::vector<Condition> operations(const Compiled& self, const QueryField& f, const Json& value,
+                                    const std::string& path) {
+    std::vector<Condition> out;
+    for (const Requested& r : requested(f, value, path)) {
+      out.push_back(operation(self, f, r.op, r.operand, r.path));
+    }
+    return out;
+  }
+
+  // Counts one more condition against the limit of decisions §13.
+  void count() {
     if (++conditions_ > kMaxConditions) {
       refuse("filter",
              "The filter may hold at most " + std::to_string(kMaxConditions) + " conditions.");
     }
+  }
+
+  Condition operation(const Compiled& self, const QueryField& f, Op op, const Json& operand,
+                      const std::string& path) {
+    count();
     switch (op) {
       case Op::Null:
         return nullTest(f, operand, path);

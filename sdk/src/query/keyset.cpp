@@ -3,6 +3,7 @@
 #include "keyset.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "cursor.h"
 
@@ -61,6 +62,20 @@ std::string keyColumn(std::size_t i) {
   return "rapport_key_" + std::to_string(i);
 }
 
+// The page of `limit` rows, and the cursor after its last row when there
+// were more (the page was read with limit + 1).
+KeysetPage finished(const SecretBox& box, const std::string& signature, std::size_t keys,
+                    std::int64_t limit, KeysetPage page) {
+  std::vector<Row>& rows = page.rows.rows;
+  if (static_cast<std::int64_t>(rows.size()) > limit) {
+    rows.erase(rows.begin() + limit, rows.end());
+    CursorKey key{.values = {}, .id = rows.back().str("id")};
+    for (std::size_t i = 0; i < keys; ++i) key.values.push_back(rows.back()[keyColumn(i)]);
+    page.nextCursor = sealCursor(box, signature, key);
+  }
+  return page;
+}
+
 }  // namespace
 
 bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where) {
@@ -73,12 +88,82 @@ bool denseRange(Queryable& db, const Compiled& self, const WhereClause& where) {
              .i64("n") >= kDenseRange;
 }
 
+namespace {
+
+// One arm of a side-table sort (sidePage): its rows after `after` in the
+// order of its two keys (a constant rank, and the value or the constant of
+// a record without one), as the generic keyset would compare them.
+std::string armSql(const std::string& select, const std::string& order,
+                   const std::vector<SortKey>& armKeys, const CursorKey* after, Params& params) {
+  std::string sql = select;
+  if (after != nullptr) {
+    auto [condition, values] = keysetCondition(armKeys, *after);
+    sql += " AND " + condition;
+    params.insert(params.end(), values.begin(), values.end());
+  }
+  return sql + " ORDER BY " + order;
+}
+
+// A one-field sort on a side-table field (sideRankOf): the records with a
+// value, read in value order from the side table's index (its join written
+// first, which SQLite keeps as the outer loop), then those without one, by
+// id. Each arm stops after the page; the union is ordered again (at most
+// twice the page). The keys are those of the generic order, so cursors are
+// the same.
+Result sidePage(Queryable& db, const Compiled& self, const QueryField& field,
+                const WhereClause& where, const std::vector<SortKey>& keys,
+                const std::string& columns, std::int64_t limit, const CursorKey* after) {
+  const std::string& table = self.schema.table;
+  const std::string dir = keys[1].descending ? " DESC" : " ASC";
+  const Value pageRows(static_cast<long long>(limit + 1));
+  // In the order of their "?": the side rows' tenant, the list's
+  // conditions, the cursor's bound and the arm's LIMIT; the same for the
+  // records without a value; the page's LIMIT.
+  Params params{where.tenant()};
+  params.insert(params.end(), where.params().begin(), where.params().end());
+  const std::string valued = armSql(
+      "SELECT " + columns +
+          ", 0 AS rapport_key_0, rapport_side.rapport_v AS rapport_key_1 FROM "
+          "(SELECT record_id AS rapport_rid, " +
+          field.column + " AS rapport_v FROM " + field.sideTable + " WHERE company_id = ? AND " +
+          field.sideKey + " AND " + field.column + " IS NOT NULL) AS rapport_side CROSS JOIN " +
+          table + " WHERE rapport_side.rapport_rid = " + table + ".id AND " + where.sql(),
+      "rapport_side.rapport_v" + dir + ", " + table + ".id" + dir,
+      {{"0", false}, {"rapport_side.rapport_v", keys[1].descending}}, after, params);
+  params.push_back(pageRows);
+  const std::string sentinel = sideSentinelOf(field);
+  params.insert(params.end(), where.params().begin(), where.params().end());
+  std::string unset =
+      armSql("SELECT " + columns + ", 1 AS rapport_key_0, " + sentinel + " AS rapport_key_1 FROM " +
+                 table + " WHERE " + where.sql() + " AND NOT EXISTS (SELECT 1 FROM " +
+                 field.sideTable + " WHERE " + field.sideKey + " AND record_id = " + table + ".id)",
+             "id" + dir, {{"1", false}, {sentinel, keys[1].descending}}, after, params);
+  params.push_back(pageRows);
+  params.push_back(pageRows);
+  return db.query("SELECT * FROM (" + valued +
+                      " LIMIT ?) AS rapport_valued UNION ALL SELECT * FROM (" + unset +
+                      " LIMIT ?) AS rapport_unset ORDER BY rapport_key_0, rapport_key_1" + dir +
+                      ", id" + dir + " LIMIT ?",
+                  params);
+}
+
+}  // namespace
+
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
                       const WhereClause& list, const WhereClause& where, const Sort& sort,
                       const std::string& columns, std::int64_t limit, const std::string& cursor,
                       bool onePlan) {
   const std::vector<SortKey> keys = keysOf(sort);
   const std::string signature = listSignature(self.schema.recordType, list, sort);
+  const auto side = self.bySideRank.find(sort.column);
+  if (side != self.bySideRank.end() && keys.size() == 2) {
+    std::optional<CursorKey> after;
+    if (!cursor.empty()) after = openCursor(box, signature, cursor, keys.size());
+    KeysetPage page{.rows = sidePage(db, self, *side->second, where, keys, columns, limit,
+                                     after ? &*after : nullptr),
+                    .nextCursor = nullptr};
+    return finished(box, signature, keys.size(), limit, std::move(page));
+  }
   std::string sql = "SELECT " + columns;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     sql += ", " + keys[i].column + " AS " + keyColumn(i);
@@ -107,15 +192,8 @@ KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
     sql += " LIMIT ?";
     params.emplace_back(static_cast<long long>(limit + 1));
   }
-  KeysetPage page{.rows = db.query(sql, params), .nextCursor = nullptr};
-  std::vector<Row>& rows = page.rows.rows;
-  if (static_cast<std::int64_t>(rows.size()) > limit) {
-    rows.erase(rows.begin() + limit, rows.end());
-    CursorKey key{.values = {}, .id = rows.back().str("id")};
-    for (std::size_t i = 0; i < keys.size(); ++i) key.values.push_back(rows.back()[keyColumn(i)]);
-    page.nextCursor = sealCursor(box, signature, key);
-  }
-  return page;
+  return finished(box, signature, keys.size(), limit,
+                  {.rows = db.query(sql, params), .nextCursor = nullptr});
 }
 
 }  // namespace rapport::query

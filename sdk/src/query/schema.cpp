@@ -74,18 +74,34 @@ Sort parseSortKeys(const Compiled& self, const std::vector<std::string>& keys) {
     if (it == self.byName.end() || !it->second->sortable || !seen.insert(name).second) {
       throw Error::invalidField("sort", "The sort field is not supported.");
     }
-    const std::string column = sortExpressionOf(*it->second);
-    if (sort.column.empty()) {
-      sort.column = column;
-      sort.descending = descending;
-    } else {
-      sort.then.push_back({column, descending});
+    std::vector<SortKey> fieldKeys;
+    if (!it->second->sideTable.empty())
+      fieldKeys.push_back({sideRankOf(self.schema, *it->second), false});
+    fieldKeys.push_back({sortExpressionOf(*it->second), descending});
+    for (const SortKey& k : fieldKeys) {
+      if (sort.column.empty()) {
+        sort.column = k.column;
+        sort.descending = k.descending;
+      } else {
+        sort.then.push_back(k);
+      }
     }
   }
   return sort;
 }
 
 }  // namespace
+
+std::string sideRankOf(const RecordSchema& schema, const QueryField& f) {
+  return "(CASE WHEN EXISTS (SELECT 1 FROM " + f.sideTable + " WHERE " + f.sideKey +
+         " AND record_id = " + schema.table + ".id) THEN 0 ELSE 1 END)";
+}
+
+std::string sideSentinelOf(const QueryField& f) {
+  const bool number = f.kind == QueryKind::Number || f.kind == QueryKind::Decimal ||
+                      f.kind == QueryKind::DateTime || f.kind == QueryKind::Boolean;
+  return number ? "-9223372036854775807" : "''";
+}
 
 std::string sortExpressionOf(const QueryField& f) {
   if (!f.sortExpression.empty()) return f.sortExpression;
@@ -134,6 +150,7 @@ std::shared_ptr<const Compiled> compile(RecordSchema schema) {
       mistake(s, "the reference " + f.hop + " repeats");
     }
     if (s.outputFields.empty()) self->outputs.insert(f.name.substr(0, f.name.find('.')));
+    if (!f.sideTable.empty() && f.sortable) self->bySideRank.emplace(sideRankOf(s, f), &f);
   }
   for (const std::string& name : s.outputFields) self->outputs.insert(name);
   self->outputs.insert("id");

@@ -380,14 +380,11 @@ class Handlers {
     return snapshot ? *snapshot->query : resource_.query();
   }
 
-  // The definitions a write holds to (custom_fields.h, "Consistency"); none
-  // without custom fields.
+  // The definitions a write holds to (custom_fields.h, "Consistency"), read
+  // in its transaction, never from the reads' cache; none without custom
+  // fields.
   CustomFieldSet fieldsForWrite(Tx& tx) const {
-    if (!definitions_) return {};
-    if (tx.dialect() == Dialect::SQLite) {  // one writer: the cache is current
-      return definitions_->cache()->get(tx, tx.companyId())->fields;
-    }
-    return definitions_->forWrite(tx, false);
+    return definitions_ ? definitions_->forWrite(tx, false) : CustomFieldSet{};
   }
 
   // The body's fields by their rules. Their 422 also names what is wrong in

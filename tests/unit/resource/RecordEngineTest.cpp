@@ -273,6 +273,7 @@ class RecordEngineTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testMigrationOnEachEngine);
   CPPUNIT_TEST(testMigrationWithoutTagsOrSearch);
   CPPUNIT_TEST(testNoMigrationWithoutStorage);
+  CPPUNIT_TEST(testCustomFieldsAddTheirColumn);
   CPPUNIT_TEST(testFieldAddedLater);
   CPPUNIT_TEST(testUniqueSortableFieldHasASortIndex);
   CPPUNIT_TEST_SUITE_END();
@@ -851,6 +852,26 @@ class RecordEngineTest : public CppUnit::TestFixture {
     none.fields.erase(none.fields.begin() + 8);  // tags
     none.storage = {};
     CPPUNIT_ASSERT(Resource(none).migrations().empty());
+  }
+
+  // SDK 9.0: a resource that takes custom fields gets the column of their
+  // stored JSON by a migration of its own, on the engine's table (after it)
+  // or on the module's (alone), and selects it with every read.
+  void testCustomFieldsAddTheirColumn() {
+    const std::string alter =
+        "ALTER TABLE tickets ADD COLUMN custom_fields TEXT NOT NULL DEFAULT '{}';\n";
+    ResourceSpec spec = tickets();
+    spec.customFields = {.migration = "0009_tickets_custom_fields"};
+    const auto migrations = Resource(spec).migrations();
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, migrations.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("0009_tickets_custom_fields"), migrations.back().id);
+    for (const std::string& sql : {migrations.back().sqlite, migrations.back().postgresql}) {
+      CPPUNIT_ASSERT_MESSAGE(sql, sql.ends_with(alter));
+    }
+    spec.storage.migration = "";  // the module's own table
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, Resource(spec).migrations().size());
+    CPPUNIT_ASSERT(Resource(spec).columns().ends_with(", custom_fields"));
+    CPPUNIT_ASSERT(!Resource(tickets()).columns().ends_with(", custom_fields"));
   }
 
   // A field of a later release: its own migration, after the table's, which
