@@ -8,7 +8,7 @@
 #                [--scenarios "versions me"] [--warmup 2s] [--max-gap 1000]
 #                [--server-threads 32] [--slowloris 200] [--slowloris-interval 3]
 #                [--note TEXT] [--results FILE] [--no-build | --rapportd FILE]
-#   bench/run.sh --scale "10000 1000000" [same options]
+#   bench/run.sh --scale "10000 1000000" [--lists REGEX] [same options]
 #
 # Installs missing Debian packages (.ci/lib/deps.sh bench), builds rapportd
 # (Release, build-bench/), starts a private nginx, rapportd and a throw-away
@@ -38,7 +38,10 @@
 # and sorts), writes their plans to the log folder, tops up to the next count,
 # measures again, and so on; at the end, walks every contact with cursors of
 # 100 (lib/walk.py); no nginx. Defaults in this mode: --connections 1,
-# --duration 5s, --results bench/results/scale.md.
+# --duration 5s, --results bench/results/scale.md. --lists REGEX: only the
+# lists whose "resource: label" matches (grep -E), e.g. "custom_fields"; the
+# deals are then seeded only when a deals list is left, the contacts' custom
+# fields only when a custom_fields list is, and the final walk is skipped.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -66,6 +69,7 @@ RESULTS=""            # default bench/results/latest.md (scale.md with --scale)
 BUILD=1
 WRK_THREADS=2         # load generator threads for the measurements (2 cores here)
 SCALE=""              # --scale: record counts (contacts and deals) of the flat-cost mode
+SCALE_ONLY=""         # --lists: the --scale lists to measure (grep -E on "resource: label")
 
 while (($#)); do
   case $1 in
@@ -83,6 +87,7 @@ while (($#)); do
     --slowloris) SLOWLORIS=${2:?--slowloris needs a number of connections}; shift 2 ;;
     --slowloris-interval) SLOWLORIS_INTERVAL=${2:?--slowloris-interval needs seconds}; shift 2 ;;
     --scale) SCALE=${2:?--scale needs record counts, e.g. "10000 1000000"}; shift 2 ;;
+    --lists) SCALE_ONLY=${2:?--lists needs a pattern}; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -102,6 +107,7 @@ if [ -n "$SCALE" ]; then
   [ -n "$ONLY_SCENARIOS" ] && usage_error "--scale measures lists, not --scenarios"
   if [ -z "$ENGINES" ] || [ "$ENGINES" = none ]; then usage_error "--scale needs an engine"; fi
 fi
+[ -n "$SCALE" ] || [ -z "$SCALE_ONLY" ] || usage_error "--lists selects lists of --scale"
 DURATION=${DURATION:-10s} CONNECTION_COUNTS=${CONNECTION_COUNTS:-32}
 RESULTS=${RESULTS:-$BENCH_DIR/results/latest.md}
 # Bounded runs only: wrk durations are a number of seconds or minutes.
@@ -140,6 +146,8 @@ source "$BENCH_DIR/lib/versions.sh"
 source "$BENCH_DIR/lib/api.sh"
 # shellcheck source=lib/seed.sh
 source "$BENCH_DIR/lib/seed.sh"
+# shellcheck source=lib/custom_fields.sh
+source "$BENCH_DIR/lib/custom_fields.sh"
 # shellcheck source=lib/deals.sh
 source "$BENCH_DIR/lib/deals.sh"
 # shellcheck source=lib/served.sh
@@ -432,6 +440,23 @@ scale_lists() {
   local contains_rare contains_common
   contains_rare=$(url_encode "{\"name\":{\"contains\":\"$SEED_RARE_TERM\"}}")
   contains_common=$(url_encode "{\"name\":{\"contains\":\"$SEED_SEARCH_TERM\"}}")
+  # Custom fields (issue 23; lib/custom_fields.sh): a condition is a
+  # semi-join on custom_field_values, a sort the record's value
+  # (docs/custom-fields.md); where and order as the engine writes them.
+  local side="id IN (SELECT record_id FROM custom_field_values WHERE company_id = '$COMPANY_ID'"
+  local tier="$side AND field_id = '$SEED_CF_TIER' AND v_text = '$SCALE_TIER')"
+  local by_score="ORDER BY coalesce((SELECT v_num FROM custom_field_values WHERE field_id = '$SEED_CF_SCORE' AND record_id = contacts.id), -9223372036854775807) ASC, id ASC"
+  local tier_filter score_filter since_filter
+  tier_filter=$(url_encode "{\"custom_fields.tier\":\"$SCALE_TIER\"}")
+  score_filter=$(url_encode '{"custom_fields.score":{"gte":100000,"lt":200000}}')
+  since_filter=$(url_encode '{"custom_fields.since":{"gte":"2020-01-01","lt":"2021-01-01"}}')
+  local -a cf_lists=(
+    "contacts|custom_fields.tier eq (select, 20%), numbered page|per_page=20&filter=$tier_filter|$tier|$newest"
+    "contacts|custom_fields.tier eq (select, 20%)|limit=20&filter=$tier_filter|$tier|$newest"
+    "contacts|custom_fields.score range (number, 10%), sort=custom_fields.score|limit=20&filter=$score_filter&sort=custom_fields.score|$side AND field_id = '$SEED_CF_SCORE' AND v_num >= 100000 AND v_num < 200000)|$by_score"
+    "contacts|custom_fields.since range (date, one year, ~10%)|limit=20&filter=$since_filter|$side AND field_id = '$SEED_CF_SINCE' AND v_text >= '2020-01-01' AND v_text < '2021-01-01')|$newest"
+    "contacts|sort=custom_fields.score|limit=20&sort=custom_fields.score|1 = 1|$by_score"
+  )
   SCALE_LISTS=(
     "contacts|default order|per_page=20||$newest"
     "contacts|search $SEED_SEARCH_TERM|search=$SEED_SEARCH_TERM&per_page=20||$newest"
@@ -446,6 +471,7 @@ scale_lists() {
     "contacts|name contains $SEED_SEARCH_TERM (1/1600)|limit=20&filter=$contains_common|lower(name) LIKE '%$SEED_SEARCH_TERM%'|$newest"
     "contacts|cursor at record 50,000|cursor:|1 = 1|$newest"
     "contacts|cursor at record 50,000, sort=name|cursor:name|1 = 1|$by_name"
+    "${cf_lists[@]}"
     "deals|default order|limit=20|1 = 1|$newest"
     "deals|value \$10,000 to \$20,000 (10%)|limit=20&filter=$(url_encode '{"value":{"gte":1000000,"lt":2000000}}')|value >= 1000000 AND value < 2000000|$newest"
     "deals|status in (won, lost) (40%)|limit=20&filter=$(url_encode '{"status":{"in":["won","lost"]}}')|status IN ('won', 'lost')|$newest"
@@ -453,6 +479,22 @@ scale_lists() {
     "deals|owner_id eq (11%)|limit=20&filter=$(url_encode "{\"owner_id\":$user}")|owner_id = '$USER_ID'|$newest"
     "deals|expected_close_date in 2025 Q1 (8%)|limit=20&filter=$(url_encode '{"expected_close_date":{"gte":"2025-01-01","lt":"2025-04-01"}}')|expected_close_date >= '2025-01-01' AND expected_close_date < '2025-04-01'|$newest"
   )
+  [ -n "$SCALE_ONLY" ] || return 0
+  local entry resource label
+  local -a kept=()
+  for entry in "${SCALE_LISTS[@]}"; do
+    IFS='|' read -r resource label _ <<<"$entry"
+    if grep -qE -- "$SCALE_ONLY" <<<"$resource: $label"; then kept+=("$entry"); fi
+  done
+  SCALE_LISTS=("${kept[@]}")
+}
+
+# scale_wants PATTERN: whether a list of SCALE_LISTS matches PATTERN ("resource|label...").
+scale_wants() {
+  local entry
+  # shellcheck disable=SC2053 # $1 is a glob
+  for entry in "${SCALE_LISTS[@]}"; do [[ $entry == $1 ]] && return 0; done
+  return 1
 }
 
 # expected_total QUERY: meta.total that an older list (search, tag or none) must answer.
@@ -482,6 +524,8 @@ check_scale_list() {
     return 0
   fi
   answer=$(api GET "$path") || return 1
+  # A numbered page answers meta.total itself.
+  [[ $query != per_page=* ]] || total=$(json_total <<<"$answer")
   ids=$(grep -o '"id" *: *"[^"]*"' <<<"$answer" | sed 's/.*"\([^"]*\)"$/\1/' | head -n 20 | paste -sd' ')
   condition="company_id = '$COMPANY_ID' AND $where"
   [ -z "${SCALE_KEYSET[$resource|$label]:-}" ] || condition+=" AND ${SCALE_KEYSET[$resource|$label]}"
@@ -490,6 +534,11 @@ check_scale_list() {
   if [ "$ids" != "$want" ]; then
     log "GET $path: the page holds $ids; SQL says $want"
     return 1
+  fi
+  if [[ $query == per_page=* ]]; then
+    [ "$total" = "$expected" ] || { log "GET $path: meta.total $total, expected $expected"; return 1; }
+    log "GET /v1/crm/$resource ($label): the page is right, meta.total $total as expected"
+    return 0
   fi
   if ! answer=$(api GET "$path&count=true" 2>&1); then
     if [[ $answer == *" answered 503"* ]]; then
@@ -554,6 +603,10 @@ plan_where() {
     else
       printf '%s\n' "$tenant AND (search_text LIKE '%$term%' ESCAPE '\\' AND $check)"
     fi
+  elif [[ $ENGINE == sqlite && $where == *custom_field_values* ]]; then
+    # A custom-field condition narrows (a semi-join on its own index): the
+    # tenant index hidden from SQLite's planner, as for the search index.
+    echo "+$tenant AND $where"
   elif [ -n "${SCALE_KEYSET[$resource|$label]:-}" ]; then
     echo "$tenant AND ${SCALE_KEYSET[$resource|$label]}"
   elif [ "$where" = "1 = 1" ]; then
@@ -579,10 +632,20 @@ list_sql() {
     created_at, updated_at"
   else
     columns="id, name, email, phone, job_title, crm_company_id, owner_id, tags, notes,
-    created_at, updated_at"
+    custom_fields, created_at, updated_at"
+  fi
+  if [ -n "$where" ] && [[ $query == per_page=* ]]; then
+    # A filtered numbered page (rapport::selectPage): the page and its count.
+    local condition
+    condition=$(plan_where "$resource" "$label" "$where")
+    echo "SELECT $columns FROM $resource WHERE $condition $order LIMIT 20 OFFSET 0;"
+    echo "SELECT COUNT(*) AS total FROM $resource WHERE $condition;"
+    return 0
   fi
   if [ -n "$where" ]; then
-    local key=${order#ORDER BY } && key=${key%% *}
+    # The sort key: the order's first expression ("lower(name)", a custom
+    # field's "coalesce((SELECT ...), ...)").
+    local key=${order#ORDER BY } && key=${key%, id *} && key=${key% ASC} && key=${key% DESC}
     echo "SELECT $columns, $key AS rapport_key_0 FROM $resource
       WHERE $(plan_where "$resource" "$label" "$where") $order LIMIT 21;"
     return 0
@@ -663,14 +726,24 @@ scale_engine() {
   local rows entry resource label query where order total before result file
   SCN_METHOD=GET SCN_TOKEN=$TOKEN SCN_BODY="" SCN_MAX_GAP_MS=$MAX_GAP_MS SCN_TIMEOUT=$SCALE_TIMEOUT
   SCN_EXPECT="" SCN_PATHS="" SCN_BODIES=""
+  SEED_CF_TIER="" SEED_CF_SCORE="" SEED_CF_SINCE=""  # this engine's database has none yet
   scale_lists
+  # The custom fields are defined before the first contact is seeded, so
+  # that every seeded contact has their values (lib/custom_fields.sh).
+  if scale_wants "contacts|custom_fields.*"; then
+    define_scale_fields >>"$LOGS/prepare.log" 2>&1 || {
+      fail "$ENGINE: defining the scale custom fields failed; see $LOGS/prepare.log"
+      return 0
+    }
+    scale_lists
+  fi
   for rows in $SCALE; do
     ROWS_NOW=$rows
     if ! seed_contacts "$rows"; then
       fail "$ENGINE: seeding $rows contacts failed"
       return 0
     fi
-    if ! seed_scale_deals "$rows"; then
+    if scale_wants "deals|*" && ! seed_scale_deals "$rows"; then
       fail "$ENGINE: seeding $rows deals failed; see $LOGS/prepare.log"
       return 0
     fi
@@ -706,7 +779,7 @@ scale_engine() {
     done
     explain_lists "$rows"
   done
-  walk_all "$rows"
+  [ -n "$SCALE_ONLY" ] || walk_all "$rows"
 }
 
 # --- The run ------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the SCN_* the prepare_ hooks set are read by run.sh
 # The scenarios bench/run.sh measures on each engine (sourced by run.sh).
 #
 # One line per scenario:   NAME  ACCESS  METHOD  PATH  [BODY...]
@@ -24,6 +25,9 @@
 #                        (default --max-gap, 1000 ms; lib/served.sh)
 #   SCN_TIMEOUT          wrk --timeout for a slow request (default 2s)
 # The contact scenarios below are examples.
+
+# The body of contact_create; contact_create_cf20 sends it with 20 custom fields.
+CONTACT_CREATE_BODY='{"name":"New Contact {seq}","email":"New.{seq}@Bench.Example","phone":"+44 20 7946 0000","job_title":"Buyer","tags":["lead","bench"]}'
 # shellcheck disable=SC2034 # read by run.sh
 SCENARIOS=(
   "versions        public  GET   /v1/versions"
@@ -32,7 +36,10 @@ SCENARIOS=(
   "contact_search  token   GET   /v1/crm/contacts?search=TERM&per_page=20"
   "contact_filter  token   GET   /v1/crm/contacts?filter=FILTER&sort=name&limit=20"
   "contact_list    token   GET   /v1/crm/contacts?limit=20"
-  "contact_create  token   POST  /v1/crm/contacts  {\"name\":\"New Contact {seq}\",\"email\":\"New.{seq}@Bench.Example\",\"phone\":\"+44 20 7946 0000\",\"job_title\":\"Buyer\",\"tags\":[\"lead\",\"bench\"]}"
+  "contact_create  token   POST  /v1/crm/contacts  $CONTACT_CREATE_BODY"
+  "contact_update  token   PATCH /v1/crm/contacts/UPDATED"
+  "contact_create_cf20  token  POST  /v1/crm/contacts"
+  "contact_update_cf20  token  PATCH /v1/crm/contacts/UPDATED"
   "pipeline_list_few  token  GET   /v1/crm/pipelines?per_page=3"
   "deal_create     token   POST  /v1/crm/deals"
   "deal_stage_move token   PATCH /v1/crm/deals/MOVED/stage"
@@ -103,6 +110,58 @@ prepare_contact_filter() {
 # adds contacts to the tenant.
 prepare_contact_create() {
   SCN_EXPECT=201
+}
+
+# 200 contacts created through the API; each request changes one of them
+# (job title and phone), and the next pass changes them back (BENCH_PATHS,
+# BENCH_BODIES in lua/requests.lua): every request is a real change, 200 or
+# the run fails. Measured before contact_create_cf20 defines the company's
+# custom fields: the baseline of contact_update_cf20.
+prepare_contact_update() {
+  bench_contacts 200 "$CONTACT_CREATE_BODY" || return 1
+  SCN_BODY='{"job_title":"Analyst","phone":"+44 20 7946 0001"}'
+  SCN_BODIES="$SCN_BODY"$'\n''{"job_title":"Buyer","phone":"+44 20 7946 0000"}'
+  SCN_EXPECT=200
+}
+
+# --- Custom fields (issue 23, lib/custom_fields.sh) ---------------------------------
+# Goal: with 20 custom fields, creates and updates at 0.7x or more of the
+# rate of contact_create and contact_update, measured before them in the
+# same run (docs/performance.md, "Custom fields").
+
+# The company defines 20 custom fields on contacts (every common type), and
+# each create sends all 20 values beside contact_create's body; 201 or the
+# run fails. From here on the company's contacts have 20 fields.
+prepare_contact_create_cf20() {
+  define_cf20 || return 1
+  SCN_BODY="${CONTACT_CREATE_BODY%\}},\"custom_fields\":$CF20_VALUES}"
+  SCN_EXPECT=201
+}
+
+# 200 contacts created with the 20 values; each request changes the job
+# title and phone, as contact_update does, and 5 of the 20 custom fields
+# (select, number, money, date, boolean), and the next pass changes them back.
+prepare_contact_update_cf20() {
+  define_cf20 || return 1
+  bench_contacts 200 "${CONTACT_CREATE_BODY%\}},\"custom_fields\":$CF20_VALUES}" || return 1
+  SCN_BODY='{"job_title":"Analyst","phone":"+44 20 7946 0001","custom_fields":{"lead_source":"event","score":42,"budget":990000,"renewal_date":"2027-06-30","vip":true}}'
+  SCN_BODIES="$SCN_BODY"$'\n''{"job_title":"Buyer","phone":"+44 20 7946 0000","custom_fields":{"lead_source":"referral","score":87,"budget":1250000,"renewal_date":"2027-03-31","vip":false}}'
+  SCN_EXPECT=200
+}
+
+# bench_contacts N BODY: N contacts created through the API with BODY ("{seq}"
+# replaced by a fresh value each); sets SCN_PATHS (one per line) and SCN_PATH
+# (the first).
+bench_contacts() {
+  local n=$1 body=$2 k answer id nonce="u$RANDOM"
+  SCN_PATHS=""
+  for ((k = 1; k <= n; k++)); do
+    answer=$(api POST /v1/crm/contacts "${body//\{seq\}/$nonce-$k}") || return 1
+    id=$(json_string id <<<"$answer")
+    [[ $id == cont_* ]] || { echo "no contact id in: $answer" >&2; return 1; }
+    SCN_PATHS+="/v1/crm/contacts/$id"$'\n'
+  done
+  SCN_PATH=${SCN_PATHS%%$'\n'*}
 }
 
 # --- Deals and pipelines (lib/deals.sh) ----------------------------------------------

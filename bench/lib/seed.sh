@@ -33,6 +33,11 @@
 # surname "Quennell" (20 rows) and every 500th (i % 500 = 0) the tag "partner"
 # (20 rows).
 #
+# custom_fields: when the scale fields are defined (run.sh --scale with a
+# custom-field list; SEED_CF_TIER set by lib/custom_fields.sh), each row's
+# values of tier, score and since in the JSON column, and their
+# custom_field_values rows written from it in the same transaction.
+#
 # search_text is a generated column and is not written; on SQLite the FTS5
 # table contacts_search (and contact_counts, from migration 0002) are kept by
 # the module's insert triggers; contact_tags gets one row per tag.
@@ -108,8 +113,13 @@ SEED_JOB="Account_Manager Analyst CEO CFO CTO Designer Engineer Head_of_Sales Ma
 # seed_sql FROM TO: the SQL that inserts rows FROM..TO for COMPANY_ID, in one
 # transaction.
 seed_sql() {
-  local from=$1 to=$2 numbers pad cpad
+  local from=$1 to=$2 numbers pad cpad cf_column="" cf_value=""
   local -a n=()
+  # The scale fields (lib/custom_fields.sh), once defined: each row's values.
+  if [ -n "${SEED_CF_TIER:-}" ]; then
+    cf_column=", custom_fields" cf_value=",
+       $(seed_cf_json)"
+  fi
   local list
   for list in "$SEED_FIRST" "$SEED_PREFIX" "$SEED_SUFFIX" "$SEED_DOMAIN" "$SEED_JOB"; do
     n+=("$(wc -w <<<"$list")")
@@ -143,7 +153,7 @@ INSERT INTO seed_suffix VALUES $(sql_values "$SEED_SUFFIX");
 INSERT INTO seed_domain VALUES $(sql_values "$SEED_DOMAIN");
 INSERT INTO seed_job VALUES $(sql_values "$SEED_JOB");
 INSERT INTO contacts (id, company_id, name, email, phone, job_title, owner_id, crm_company_id,
-                      tags, created_at, updated_at)
+                      tags, created_at, updated_at$cf_column)
 WITH $numbers,
 h AS (
   SELECT i, (i * 2654435761) % 4294967296 AS x1, (i * 2246822519) % 4294967296 AS x2,
@@ -171,19 +181,21 @@ SELECT 'cont_seed' || $pad, '$COMPANY_ID', first || ' ' || surname,
        CASE WHEN (x4 >> 4) % 10 < 3 THEN '$USER_ID'
             WHEN (x4 >> 4) % 10 < 6 THEN 'user_seed' || ((x4 >> 20) % 5) END,
        CASE WHEN x4 % 10 <> 0 THEN 'comp_seed' || $cpad END,
-       tags, 1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
+       tags, 1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000$cf_value
 FROM p;
 EOF
   # One tag row per tag, from the tags just written.
-  local range
-  range="c.company_id = '$COMPANY_ID' AND c.id > 'cont_seed$(printf '%017d' $((from - 1)))'
-    AND c.id <= 'cont_seed$(printf '%017d' "$to")' AND c.tags <> '[]'"
+  local span range
+  span="c.company_id = '$COMPANY_ID' AND c.id > 'cont_seed$(printf '%017d' $((from - 1)))'
+    AND c.id <= 'cont_seed$(printf '%017d' "$to")'"
+  range="$span AND c.tags <> '[]'"
   case $ENGINE in
     sqlite)
       cat <<EOF
 INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at)
 SELECT c.company_id, c.id, lower(t.value), c.created_at FROM contacts c, json_each(c.tags) t
 WHERE $range;
+$(seed_cf_rows "$span")
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 EOF
@@ -194,6 +206,7 @@ INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at)
 SELECT c.company_id, c.id, lower(t), c.created_at
 FROM contacts c, jsonb_array_elements_text(c.tags::jsonb) t
 WHERE $range;
+$(seed_cf_rows "$span")
 DELETE FROM contact_counts WHERE company_id = '$COMPANY_ID';
 INSERT INTO contact_counts (company_id, slot, total)
   SELECT '$COMPANY_ID', 0, COUNT(*) FROM contacts WHERE company_id = '$COMPANY_ID';
@@ -204,6 +217,7 @@ INSERT INTO contact_tag_counts (company_id, tag_lower, slot, total)
 COMMIT;
 VACUUM ANALYZE contacts;
 VACUUM ANALYZE contact_tags;
+$([ -z "${SEED_CF_TIER:-}" ] || echo "VACUUM ANALYZE custom_field_values;")
 EOF
       ;;
   esac

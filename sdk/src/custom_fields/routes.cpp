@@ -30,10 +30,9 @@ void checkRemovedOptions(Tx& tx, const CustomFieldDefinition& before,
     const bool kept = std::any_of(after.options.begin(), after.options.end(),
                                   [&](const CustomFieldOption& o) { return o.value == old.value; });
     if (kept) continue;
-    const Result used = tx.query(
-        "SELECT 1 FROM custom_field_values WHERE company_id = ? AND field_id = ? AND v_text = ? "
-        "LIMIT 1",
-        {tx.companyId(), before.id, old.value});
+    const Result used =
+        tx.query("SELECT 1 FROM custom_field_values WHERE field_id = ? AND v_text = ? LIMIT 1",
+                 {before.id, old.value});
     if (!used.empty()) {
       throw Error::conflict("The option " + old.value +
                             " is used by records; it cannot be removed.");
@@ -43,13 +42,15 @@ void checkRemovedOptions(Tx& tx, const CustomFieldDefinition& before,
 
 // unique turned on: the existing values fill the unique table, or 409.
 void fillUnique(Tx& tx, const CustomFieldDefinition& d) {
+  const bool number = d.type == CustomFieldType::Number;
   const std::string value =
-      d.type == CustomFieldType::Number
-          ? (tx.dialect() == Dialect::PostgreSQL ? "v_num::text" : "CAST(v_num AS TEXT)")
-          : "v_text";
+      number ? (tx.dialect() == Dialect::PostgreSQL ? "v_num::text" : "CAST(v_num AS TEXT)")
+             : "v_text";
   try {
+    // The field's rows through its value index (each row has the column set).
     tx.exec("INSERT INTO custom_field_unique (field_id, value, record_id) SELECT field_id, " +
-                value + ", record_id FROM custom_field_values WHERE field_id = ?",
+                value + ", record_id FROM custom_field_values WHERE field_id = ? AND " +
+                (number ? "v_num" : "v_text") + " IS NOT NULL",
             {d.id});
   } catch (const DbError& e) {
     if (!e.isUniqueViolation()) throw;
@@ -174,9 +175,7 @@ void DefinitionRoutes::unlink(Tx& tx, const std::string& targetType, const std::
   if (pointing.empty()) return;
   for (const CustomFieldDefinition& d : pointing) {
     const Result records = tx.query(
-        "SELECT record_id FROM custom_field_values WHERE company_id = ? AND field_id = ? AND "
-        "v_text = ?",
-        {tx.companyId(), d.id, id});
+        "SELECT record_id FROM custom_field_values WHERE field_id = ? AND v_text = ?", {d.id, id});
     for (const Row& row : records) {
       const std::string recordId = row.str("record_id");
       const Result stored =
@@ -214,13 +213,20 @@ void DefinitionRoutes::purgeDeleted(Database& db, const std::string& recordType,
   const std::string key = pg ? "ctid" : "rowid";
   for (const Row& row : deleted) {
     const std::string id = row.str("id");
-    for (const char* table : {kValues, kUnique}) {
+    // The value rows through the index of their type (long text has none),
+    // then the unique rows (keyed by field).
+    const std::vector<std::pair<const char*, const char*>> parts = {
+        {kValues, " AND v_text IS NOT NULL"},
+        {kValues, " AND v_num IS NOT NULL"},
+        {kValues, " AND v_long IS NOT NULL"},
+        {kUnique, ""}};
+    for (const auto& [table, rows] : parts) {
       std::int64_t removed = 0;
       do {
         if (context.stopping()) return;
         db.transaction(row.str("company_id"), [&](Tx& tx) {
           removed = tx.exec("DELETE FROM " + std::string(table) + " WHERE " + key + " IN (SELECT " +
-                                key + " FROM " + table + " WHERE field_id = ? LIMIT " +
+                                key + " FROM " + table + " WHERE field_id = ?" + rows + " LIMIT " +
                                 std::to_string(kPurgeChunk) + ")",
                             {id});
         });

@@ -340,9 +340,9 @@ std::optional<std::string> matchRecord(Queryable& db, const CustomFieldSet& fiel
 }
 
 void deleteIndexRows(Tx& tx, const CustomFieldSet& fields, const std::string& recordId) {
+  // Every row of the record, a deleted field's too (the record index).
+  tx.exec("DELETE FROM custom_field_values WHERE record_id = ?", {recordId});
   for (const CustomFieldDefinition& d : fields) {
-    tx.exec("DELETE FROM custom_field_values WHERE field_id = ? AND record_id = ?",
-            {d.id, recordId});
     if (d.unique) {
       tx.exec("DELETE FROM custom_field_unique WHERE field_id = ? AND record_id = ?",
               {d.id, recordId});
@@ -351,10 +351,13 @@ void deleteIndexRows(Tx& tx, const CustomFieldSet& fields, const std::string& re
 }
 
 Json valuesJson(const std::string& stored, const CustomFieldSet& fields) {
-  Json out = Json::object();
   const Json values = stored.empty() ? Json::object() : Json::parse(stored);
-  for (const CustomFieldDefinition& d : fields) out.set(d.key, values[d.id]);
-  return out;
+  // Appended, not set(): the keys are distinct, and set() would search the
+  // object for each of them.
+  Json::Object out;
+  out.reserve(fields.size());
+  for (const CustomFieldDefinition& d : fields) out.emplace_back(d.key, values[d.id]);
+  return Json(std::move(out));
 }
 
 std::vector<QueryField> queryFields(const CustomFieldSet& fields, const std::string& table) {

@@ -213,7 +213,8 @@ class Compiler {
       if (op == Op::Null) {
         if (!json.isBool()) refuse(at, "The " + at + " must be true or false.");
         count();
-        rows = {"1 = 1", {}};
+        // Every row of the field has its column set: the partial index serves it.
+        rows = {f.column + " IS NOT NULL", {}};
         negated = json.asBool();
       } else if (f.kind == QueryKind::Tags) {  // contains: holds the option
         count();
@@ -224,21 +225,22 @@ class Compiler {
       } else {
         rows = operation(self, inner, op, folded, at);
       }
+      // The side key names a field of this tenant: its rows are the tenant's.
       Condition c{std::string("id ") + (negated ? "NOT IN" : "IN") + " (SELECT record_id FROM " +
-                      f.sideTable + " WHERE company_id = ? AND " + f.sideKey + " AND " + rows.sql +
-                      ")",
-                  {tenant_}};
-      c.params.insert(c.params.end(), rows.params.begin(), rows.params.end());
-      c.narrowing = !negated;
+                      f.sideTable + " WHERE " + f.sideKey + " AND " + rows.sql + ")",
+                  rows.params};
+      // PostgreSQL walks the order's index and probes each record's row by
+      // itself; marked narrowing, a numbered page would count every match
+      // in its page's statement (list.h).
+      c.narrowing = !negated && dialect_ == Dialect::SQLite;
       c.indexable = !negated;
       if (!negated && dialect_ == Dialect::SQLite) {
         // SQLite would read every match from the side table and sort them;
         // when they are many, walking the order's index and probing each
         // record's row stops after the page (Condition::walkingSql; the
         // same values in the same order).
-        c.walkingSql = "EXISTS (SELECT 1 FROM " + f.sideTable + " WHERE company_id = ? AND " +
-                       f.sideKey + " AND record_id = " + self.schema.table + ".id AND " + rows.sql +
-                       ")";
+        c.walkingSql = "EXISTS (SELECT 1 FROM " + f.sideTable + " WHERE " + f.sideKey +
+                       " AND record_id = " + self.schema.table + ".id AND " + rows.sql + ")";
         c.rangeColumn = f.sortExpression;
       }
       out.push_back(std::move(c));

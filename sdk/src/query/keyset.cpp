@@ -116,18 +116,17 @@ Result sidePage(Queryable& db, const Compiled& self, const QueryField& field,
   const std::string& table = self.schema.table;
   const std::string dir = keys[1].descending ? " DESC" : " ASC";
   const Value pageRows(static_cast<long long>(limit + 1));
-  // In the order of their "?": the side rows' tenant, the list's
-  // conditions, the cursor's bound and the arm's LIMIT; the same for the
-  // records without a value; the page's LIMIT.
-  Params params{where.tenant()};
-  params.insert(params.end(), where.params().begin(), where.params().end());
+  // In the order of their "?": the list's conditions, the cursor's bound
+  // and the arm's LIMIT; the same for the records without a value; the
+  // page's LIMIT. (The field id names the tenant's rows.)
+  Params params = where.params();
   const std::string valued = armSql(
       "SELECT " + columns +
           ", 0 AS rapport_key_0, rapport_side.rapport_v AS rapport_key_1 FROM "
           "(SELECT record_id AS rapport_rid, " +
-          field.column + " AS rapport_v FROM " + field.sideTable + " WHERE company_id = ? AND " +
-          field.sideKey + " AND " + field.column + " IS NOT NULL) AS rapport_side CROSS JOIN " +
-          table + " WHERE rapport_side.rapport_rid = " + table + ".id AND " + where.sql(),
+          field.column + " AS rapport_v FROM " + field.sideTable + " WHERE " + field.sideKey +
+          " AND " + field.column + " IS NOT NULL) AS rapport_side CROSS JOIN " + table +
+          " WHERE rapport_side.rapport_rid = " + table + ".id AND " + where.sql(),
       "rapport_side.rapport_v" + dir + ", " + table + ".id" + dir,
       {{"0", false}, {"rapport_side.rapport_v", keys[1].descending}}, after, params);
   params.push_back(pageRows);

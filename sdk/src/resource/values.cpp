@@ -203,9 +203,9 @@ void addSearch(WhereClause& where, const ResourceSpec& spec, const std::string& 
   for (const std::string& id : customSearch) ids += (ids.empty() ? "'" : ", '") + id + "'";
   const std::string like = likeContains(toLower(term));
   const std::string custom =
-      "id IN (SELECT record_id FROM custom_field_values WHERE company_id = ? AND field_id IN (" +
-      ids + ") AND (v_text LIKE ? ESCAPE '\\' OR v_long LIKE ? ESCAPE '\\'))";
-  const Params customParams{where.tenant(), like, like};
+      "id IN (SELECT record_id FROM custom_field_values WHERE field_id IN (" + ids +
+      ") AND (v_text LIKE ? ESCAPE '\\' OR v_long LIKE ? ESCAPE '\\'))";
+  const Params customParams{like, like};
   if (!anySearchable(spec)) {
     where.addBound(custom, customParams);
     return;

@@ -50,8 +50,7 @@ std::string sideAddedSql(const WhereClause& where) {
   return where.sql().substr(where.tenantCondition().size());
 }
 
-const std::string kRows =
-    "(SELECT record_id FROM custom_field_values WHERE company_id = ? AND field_id = ";
+const std::string kRows = "(SELECT record_id FROM custom_field_values WHERE field_id = ";
 
 }  // namespace side_table_test
 
@@ -65,7 +64,7 @@ class SideTableTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testDecimalBindsMicroUnits);
   CPPUNIT_TEST(testTagsHoldTheOptionExactly);
   CPPUNIT_TEST(testOperatorsFollowTheKind);
-  CPPUNIT_TEST(testSortUsesTheSortExpression);
+  CPPUNIT_TEST(testSortPutsRecordsWithoutAValueLast);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -76,7 +75,7 @@ class SideTableTest : public CppUnit::TestFixture {
       const std::string sql = sideAddedSql(where);
       CPPUNIT_ASSERT_MESSAGE(sql, has(sql, "id IN " + kRows + "'cf_score' AND v_num >= ?)"));
       CPPUNIT_ASSERT_MESSAGE(sql, has(sql, "id IN " + kRows + "'cf_score' AND v_num < ?)"));
-      // The tenant, bound once per semi-join, and each value.
+      // The tenant's condition, and each value (the field id is the tenant's).
       CPPUNIT_ASSERT(bindsText(where, kTenant));
       CPPUNIT_ASSERT(bindsInteger(where, 10));
       CPPUNIT_ASSERT(bindsInteger(where, 20));
@@ -94,10 +93,11 @@ class SideTableTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(nin, has(nin, "id NOT IN " + kRows + "'cf_tier' AND v_text IN (?))"));
       const std::string unset =
           sideAddedSql(compiled(leads(), dialect, R"({"custom_fields.score":null})"));
-      CPPUNIT_ASSERT_MESSAGE(unset, has(unset, "id NOT IN " + kRows + "'cf_score' AND 1 = 1)"));
+      CPPUNIT_ASSERT_MESSAGE(
+          unset, has(unset, "id NOT IN " + kRows + "'cf_score' AND v_num IS NOT NULL)"));
       const std::string set =
           sideAddedSql(compiled(leads(), dialect, R"({"custom_fields.score":{"null":false}})"));
-      CPPUNIT_ASSERT_MESSAGE(set, has(set, "id IN " + kRows + "'cf_score' AND 1 = 1)"));
+      CPPUNIT_ASSERT_MESSAGE(set, has(set, "id IN " + kRows + "'cf_score' AND v_num IS NOT NULL)"));
       CPPUNIT_ASSERT_MESSAGE(set, !has(set, "NOT IN"));
     }
   }
@@ -144,10 +144,17 @@ class SideTableTest : public CppUnit::TestFixture {
     assertAccepted(leads(), R"({"custom_fields.nick":{"starts_with":"a","contains":"b"}})");
   }
 
-  void testSortUsesTheSortExpression() {
+  void testSortPutsRecordsWithoutAValueLast() {
+    // Two keys: the rank (records without a value last, in either
+    // direction), then the value in the direction asked.
     const rapport::Sort sort = leads().sortOf({"-custom_fields.score"});
-    CPPUNIT_ASSERT(sort.descending);
-    CPPUNIT_ASSERT_MESSAGE(sort.column, has(sort.column, "FROM custom_field_values"));
+    CPPUNIT_ASSERT(!sort.descending);
+    CPPUNIT_ASSERT_MESSAGE(sort.column, has(sort.column, "CASE WHEN EXISTS"));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, sort.then.size());
+    CPPUNIT_ASSERT(sort.then[0].descending);
+    CPPUNIT_ASSERT_MESSAGE(sort.then[0].column,
+                           has(sort.then[0].column, "FROM custom_field_values"));
+    CPPUNIT_ASSERT(!leads().sortOf({"custom_fields.score"}).then[0].descending);
     CPPUNIT_ASSERT_THROW(leads().sortOf({"custom_fields.labels"}), rapport::Error);
   }
 };
