@@ -65,6 +65,13 @@ struct Condition {
   // branch) is tested on each row of the same plan whatever its values.
   bool indexable = true;
   std::string subject = "";
+  // A side-table field's condition that only records with a value meet (not
+  // ne, nin, null: true): the field, and the condition on its side rows
+  // alone (rows of the field: "v_num >= ?"), which a list sorted by that
+  // field reads its page through (keyset.cpp, sidePage).
+  const QueryField* sideField = nullptr;
+  std::string sideSql = "";
+  Params sideParams = {};
 };
 // The filter object compiled against `self` (throws Error::validation on
 // "filter..." paths).

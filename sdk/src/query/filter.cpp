@@ -234,6 +234,11 @@ class Compiler {
       // in its page's statement (list.h).
       c.narrowing = !negated && dialect_ == Dialect::SQLite;
       c.indexable = !negated;
+      if (!negated) {
+        c.sideField = &f;
+        c.sideSql = rows.sql;
+        c.sideParams = rows.params;
+      }
       if (!negated && dialect_ == Dialect::SQLite) {
         // SQLite would read every match from the side table and sort them;
         // when they are many, walking the order's index and probing each

@@ -105,34 +105,43 @@ std::string armSql(const std::string& select, const std::string& order,
 }
 
 // A one-field sort on a side-table field (sideRankOf): the records with a
-// value, read in value order from the side table's index (its join written
+// value, read in value order from the side table's index (its rows written
 // first, which SQLite keeps as the outer loop), then those without one, by
-// id. Each arm stops after the page; the union is ordered again (at most
-// twice the page). The keys are those of the generic order, so cursors are
+// id. `pushed`: the list's conditions on the field, read with its rows; with
+// one, no record without a value can match. Each arm stops after the page,
+// and the second runs only when the first did not fill it (UNION ALL keeps
+// its arms' order). The keys are those of the generic order, so cursors are
 // the same.
 Result sidePage(Queryable& db, const Compiled& self, const QueryField& field,
                 const WhereClause& where, const std::vector<SortKey>& keys,
-                const std::string& columns, std::int64_t limit, const CursorKey* after) {
+                const std::string& columns, std::int64_t limit, const CursorKey* after,
+                const std::vector<const Condition*>& pushed) {
   const std::string& table = self.schema.table;
   const std::string dir = keys[1].descending ? " DESC" : " ASC";
   const Value pageRows(static_cast<long long>(limit + 1));
-  // In the order of their "?": the list's conditions, the cursor's bound
-  // and the arm's LIMIT; the same for the records without a value; the
-  // page's LIMIT. (The field id names the tenant's rows.)
-  Params params = where.params();
+  // In the order of their "?": the pushed conditions, the list's others,
+  // the cursor's bound and the arm's LIMIT; the list's conditions, the
+  // cursor's bound and the LIMIT of the records without a value. (The field
+  // id names the tenant's rows.)
+  std::string rows = field.sideKey + " AND " + field.column + " IS NOT NULL";
+  Params params;
+  for (const Condition* c : pushed) {
+    rows += " AND " + c->sideSql;
+    params.insert(params.end(), c->sideParams.begin(), c->sideParams.end());
+  }
+  params.insert(params.end(), where.params().begin(), where.params().end());
   const std::string valued = armSql(
-      "SELECT " + columns +
-          ", 0 AS rapport_key_0, rapport_side.rapport_v AS rapport_key_1 FROM "
-          "(SELECT record_id AS rapport_rid, " +
-          field.column + " AS rapport_v FROM " + field.sideTable + " WHERE " + field.sideKey +
-          " AND " + field.column + " IS NOT NULL) AS rapport_side CROSS JOIN " + table +
+      "SELECT " + columns + ", 0 AS rapport_key_0, rapport_side.rapport_v AS rapport_key_1 FROM " +
+          "(SELECT record_id AS rapport_rid, " + field.column + " AS rapport_v FROM " +
+          field.sideTable + " WHERE " + rows + ") AS rapport_side CROSS JOIN " + table +
           " WHERE rapport_side.rapport_rid = " + table + ".id AND " + where.sql(),
       "rapport_side.rapport_v" + dir + ", " + table + ".id" + dir,
       {{"0", false}, {"rapport_side.rapport_v", keys[1].descending}}, after, params);
   params.push_back(pageRows);
+  if (!pushed.empty()) return db.query(valued + " LIMIT ?", params);
   const std::string sentinel = sideSentinelOf(field);
   params.insert(params.end(), where.params().begin(), where.params().end());
-  std::string unset =
+  const std::string unset =
       armSql("SELECT " + columns + ", 1 AS rapport_key_0, " + sentinel + " AS rapport_key_1 FROM " +
                  table + " WHERE " + where.sql() + " AND NOT EXISTS (SELECT 1 FROM " +
                  field.sideTable + " WHERE " + field.sideKey + " AND record_id = " + table + ".id)",
@@ -141,8 +150,7 @@ Result sidePage(Queryable& db, const Compiled& self, const QueryField& field,
   params.push_back(pageRows);
   return db.query("SELECT * FROM (" + valued +
                       " LIMIT ?) AS rapport_valued UNION ALL SELECT * FROM (" + unset +
-                      " LIMIT ?) AS rapport_unset ORDER BY rapport_key_0, rapport_key_1" + dir +
-                      ", id" + dir + " LIMIT ?",
+                      " LIMIT ?) AS rapport_unset LIMIT ?",
                   params);
 }
 
@@ -151,7 +159,7 @@ Result sidePage(Queryable& db, const Compiled& self, const QueryField& field,
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
                       const WhereClause& list, const WhereClause& where, const Sort& sort,
                       const std::string& columns, std::int64_t limit, const std::string& cursor,
-                      bool onePlan) {
+                      bool onePlan, const std::vector<const Condition*>& pushed) {
   const std::vector<SortKey> keys = keysOf(sort);
   const std::string signature = listSignature(self.schema.recordType, list, sort);
   const auto side = self.bySideRank.find(sort.column);
@@ -159,7 +167,7 @@ KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
     std::optional<CursorKey> after;
     if (!cursor.empty()) after = openCursor(box, signature, cursor, keys.size());
     KeysetPage page{.rows = sidePage(db, self, *side->second, where, keys, columns, limit,
-                                     after ? &*after : nullptr),
+                                     after ? &*after : nullptr, pushed),
                     .nextCursor = nullptr};
     return finished(box, signature, keys.size(), limit, std::move(page));
   }

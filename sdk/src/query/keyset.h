@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiled.h"
 #include "rapport/secrets.h"
@@ -24,7 +25,7 @@ struct KeysetPage {
 KeysetPage keysetPage(Queryable& db, const SecretBox& box, const Compiled& self,
                       const WhereClause& list, const WhereClause& where, const Sort& sort,
                       const std::string& columns, std::int64_t limit, const std::string& cursor,
-                      bool onePlan);
+                      bool onePlan, const std::vector<const Condition*>& pushed = {});
 
 // How many matches make a range dense: at least this many, and a walk of
 // the order's index finds a page among them sooner than sorting them all.

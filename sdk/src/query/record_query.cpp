@@ -71,8 +71,25 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   const auto walks = [&](const query::Condition& c) {
     return !c.walkingSql.empty() && c.rangeColumn != sort.column;
   };
+  // A cursor list sorted by one side-table field reads its page from that
+  // field's rows (keyset.cpp, sidePage): its conditions on the field go
+  // there, the others stay on the records.
+  const auto side = self.bySideRank.find(sort.column);
+  const bool sideSort = list.cursorMode && side != self.bySideRank.end() && sort.then.size() == 1;
+  std::optional<WhereClause> sideWhere;
+  std::vector<const query::Condition*> pushed;
+  if (sideSort) {
+    sideWhere = where;
+    for (const query::Condition& c : conditions) {
+      if (c.sideField == side->second) {
+        pushed.push_back(&c);
+      } else {
+        sideWhere->addBound(c.sql, c.params, c.narrowing);
+      }
+    }
+  }
   std::optional<WhereClause> walking;
-  if (list.cursorMode && std::any_of(conditions.begin(), conditions.end(), walks)) {
+  if (!sideSort && list.cursorMode && std::any_of(conditions.begin(), conditions.end(), walks)) {
     walking = where;
     for (const query::Condition& c : conditions) {
       // A walking form walks the order's index: it never narrows.
@@ -102,9 +119,9 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
     return Response::list(shaped(found.rows), pageMeta(list.page, found.total));
   }
   const bool walk = walking && query::denseRange(bounded, self, where);
-  query::KeysetPage page =
-      query::keysetPage(bounded, host.secrets(), self, where, walk ? *walking : where, sort,
-                        columns, list.limit, list.cursor, onePlan);
+  query::KeysetPage page = query::keysetPage(
+      bounded, host.secrets(), self, where, sideSort ? *sideWhere : (walk ? *walking : where), sort,
+      columns, list.limit, list.cursor, onePlan, pushed);
   Json meta = Json::object({{"per_page", Json(static_cast<long long>(list.limit))},
                             {"next_cursor", std::move(page.nextCursor)}});
   if (list.count) {
