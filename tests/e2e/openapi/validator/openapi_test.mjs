@@ -4,7 +4,8 @@
 // 2. Validates it with a real validator: @apidevtools/swagger-parser (OpenAPI
 //    3.1 schema and its JSON Schemas, $refs resolved), and lints it with
 //    Redocly CLI (recommended rules, redocly.yaml) and Spectral (spectral:oas
-//    recommended, spectral.yaml): zero errors and zero warnings.
+//    recommended, spectral.yaml): zero errors and zero warnings
+//    (document_checks.mjs, which e2e.custom_fields shares).
 // 3. Compares it with `rapportd routes` (the router's own list): every route
 //    is an operation, and nothing else is; operationIds are unique; public
 //    routes have no security, the others bearer.
@@ -17,11 +18,11 @@
 // both engines are checked by api.check_responses in every e2e suite.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { checkDocument } from "./document_checks.mjs";
 
 const [rapportd, workDir] = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,60 +55,6 @@ writeFileSync(
     "",
   ].join("\n"),
 );
-
-// A linter's command line: its output, whatever its exit status (both exit
-// non-zero when they find errors; the counts below decide).
-function lint(tool, args) {
-  try {
-    return execFileSync(join(here, "node_modules", ".bin", tool), args, {
-      cwd: here,
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-             NO_UPDATE_NOTIFIER: "1" },
-      maxBuffer: 64 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "pipe"],
-    }).toString();
-  } catch (e) {
-    if (e.stdout?.length) return e.stdout.toString();
-    throw new Error(`${tool} failed: ${e.stderr?.toString() ?? e.message}`);
-  }
-}
-
-function reportLint(name, problems) {
-  const shown = problems.slice(0, 40).map((p) => `\n    ${p}`).join("");
-  const more = problems.length > 40 ? `\n    ... ${problems.length - 40} more` : "";
-  check(name, problems.length === 0, `${problems.length} problem(s):${shown}${more}`);
-}
-
-function lintWithRedocly(file) {
-  try {
-    const report = JSON.parse(
-      lint("redocly", ["lint", "--config", join(here, "redocly.yaml"), "--format", "json", file]));
-    const problems = report.problems
-      .filter((p) => p.severity === "error" || p.severity === "warn")
-      .map((p) => `${p.severity} ${p.ruleId} ${p.location?.[0]?.pointer ?? ""}: ${p.message}`);
-    console.log(`Redocly: ${report.totals.errors} error(s), ${report.totals.warnings} ` +
-                `warning(s), ${report.totals.ignored} ignored (.redocly.lint-ignore.yaml)`);
-    reportLint("Redocly (recommended) finds no error and no warning", problems);
-  } catch (e) {
-    check("Redocly (recommended) finds no error and no warning", false, e.message);
-  }
-}
-
-function lintWithSpectral(file) {
-  const severities = ["error", "warning", "info", "hint"];
-  try {
-    const results = JSON.parse(lint("spectral", [
-      "lint", file, "--ruleset", join(here, "spectral.yaml"), "--format", "json", "--quiet"]));
-    const counted = results.filter((r) => r.severity <= 1);
-    const count = (severity) => results.filter((r) => r.severity === severity).length;
-    console.log(`Spectral: ${count(0)} error(s), ${count(1)} warning(s)`);
-    reportLint("Spectral (spectral:oas recommended) finds no error and no warning",
-               counted.map((r) => `${severities[r.severity]} ${r.code} ${r.path.join(".")}: ` +
-                                  r.message));
-  } catch (e) {
-    check("Spectral (spectral:oas recommended) finds no error and no warning", false, e.message);
-  }
-}
 
 function startServer() {
   return new Promise((resolve, reject) => {
@@ -147,17 +94,8 @@ try {
   check("GET /v1/openapi.json is 200 JSON", fetched.status === 200 && /json/.test(fetched.type));
   const doc = fetched.json;
   check("it is the document itself (no envelope)", doc.openapi === "3.1.0" && !("data" in doc));
-  try {
-    await SwaggerParser.validate(structuredClone(doc));
-    check("swagger-parser validates the document (OpenAPI 3.1)", true);
-  } catch (e) {
-    check("swagger-parser validates the document (OpenAPI 3.1)", false, e.message);
-  }
   // Beside the rulesets: .redocly.lint-ignore.yaml names it openapi.json.
-  const documentFile = join(here, "openapi.json");
-  writeFileSync(documentFile, JSON.stringify(doc, null, 2));
-  lintWithRedocly(documentFile);
-  lintWithSpectral(documentFile);
+  await checkDocument(doc, here, check);
   const again = await call("GET", "/v1/openapi.json");
   check("the document is the same on every request",
         JSON.stringify(again.json) === JSON.stringify(doc));
