@@ -445,7 +445,8 @@ scale_lists() {
   # (docs/custom-fields.md); where and order as the engine writes them.
   local side="id IN (SELECT record_id FROM custom_field_values WHERE company_id = '$COMPANY_ID'"
   local tier="$side AND field_id = '$SEED_CF_TIER' AND v_text = '$SCALE_TIER')"
-  local by_score="ORDER BY coalesce((SELECT v_num FROM custom_field_values WHERE field_id = '$SEED_CF_SCORE' AND record_id = contacts.id), -9223372036854775807) ASC, id ASC"
+  # Records without a value last, in either direction (docs/custom-fields.md).
+  local by_score="ORDER BY (CASE WHEN EXISTS (SELECT 1 FROM custom_field_values WHERE field_id = '$SEED_CF_SCORE' AND record_id = contacts.id) THEN 0 ELSE 1 END), coalesce((SELECT v_num FROM custom_field_values WHERE field_id = '$SEED_CF_SCORE' AND record_id = contacts.id), -9223372036854775807) ASC, id ASC"
   local tier_filter score_filter since_filter
   tier_filter=$(url_encode "{\"custom_fields.tier\":\"$SCALE_TIER\"}")
   score_filter=$(url_encode '{"custom_fields.score":{"gte":100000,"lt":200000}}')
