@@ -19,7 +19,12 @@ if(CMAKE_UNITY_BUILD)
   add_compile_options(-Wno-subobject-linkage)
 endif()
 
+# A target that this configuration does not build (the tests, with
+# RAPPORT_BUILD_TESTS=OFF: the benches' Release build) has nothing to skip.
 function(rapport_unity_skip TARGET)
+  if(NOT TARGET ${TARGET})
+    return()
+  endif()
   set_source_files_properties(${ARGN} TARGET_DIRECTORY ${TARGET}
                               PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()
