@@ -100,17 +100,7 @@ if ((BUILD)); then
 fi
 [ -x "$RAPPORTD" ] || die "no $RAPPORTD (build it, or drop --no-build)"
 
-WORK=$(mktemp -d /tmp/rapport-bench.XXXXXX)
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  stop_all
-  rm -rf "$WORK"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_workdir
 
 kv() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"; }
 

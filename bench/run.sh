@@ -203,17 +203,7 @@ done
 
 # --- Clean-up: no server outlives the run -------------------------------------------
 
-WORK=$(mktemp -d /tmp/rapport-bench.XXXXXX)
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  stop_all
-  rm -rf "$WORK"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_workdir
 
 # --- Measurement ------------------------------------------------------------------
 

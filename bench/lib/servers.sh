@@ -218,3 +218,20 @@ stop_all() {
   done
   stop_postgresql
 }
+
+# The run's scratch folder ($WORK), removed with every server the run started
+# when the script ends (exit, Ctrl-C, TERM): no server outlives the run.
+bench_workdir() {
+  WORK=$(mktemp -d /tmp/rapport-bench.XXXXXX)
+  trap bench_cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+bench_cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  stop_all
+  rm -rf "$WORK"
+  exit "$status"
+}

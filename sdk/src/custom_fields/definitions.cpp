@@ -371,8 +371,7 @@ CustomFieldDefinition definitionFromBody(const Json& body, const DefinitionConte
   return d;
 }
 
-CustomFieldDefinition patchedDefinition(const Json& body, const CustomFieldDefinition& current,
-                                        const DefinitionContext& /*context*/) {
+CustomFieldDefinition patchedDefinition(const Json& body, const CustomFieldDefinition& current) {
   Validator v(body);
   CustomFieldDefinition d = current;
   if (body.contains("key") && body["key"] != Json(current.key)) {

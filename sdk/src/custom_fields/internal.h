@@ -59,8 +59,7 @@ struct DefinitionContext {
 CustomFieldDefinition definitionFromBody(const Json& body, const DefinitionContext& context);
 // PATCH's body applied to `current` (422 on key, type or target changes and
 // each member's rule).
-CustomFieldDefinition patchedDefinition(const Json& body, const CustomFieldDefinition& current,
-                                        const DefinitionContext& context);
+CustomFieldDefinition patchedDefinition(const Json& body, const CustomFieldDefinition& current);
 
 void insertDefinition(Tx& tx, const CustomFieldDefinition& definition);
 void updateDefinition(Tx& tx, const CustomFieldDefinition& definition);

@@ -127,7 +127,7 @@ Response DefinitionRoutes::update(const Request& request) const {
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
     const CustomFieldSet fields = forWrite(tx, true);
     const CustomFieldDefinition& before = findKey(fields, request.param("key"));
-    CustomFieldDefinition after = patchedDefinition(request.bodyObject(), before, context_);
+    CustomFieldDefinition after = patchedDefinition(request.bodyObject(), before);
     checkRemovedOptions(tx, before, after);
     if (after.unique && !before.unique) fillUnique(tx, after);
     if (!after.unique && before.unique) {

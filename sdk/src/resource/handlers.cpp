@@ -397,11 +397,9 @@ class Handlers {
     } catch (const Error& e) {
       if (e.status() != 422 || !definitions_) throw;
       FieldErrors all = e.errors();
-      custom_fields::readValues(
-          request.bodyObject(),
-          custom_fields::readDefinitions(host_.db(), request.identity.companyId,
-                                         resource_.spec().recordType),
-          write == ResourceWrite::Create, all);
+      custom_fields::readValues(request.bodyObject(),
+                                definitions_->current(host_.db(), request.identity.companyId),
+                                write == ResourceWrite::Create, all);
       throw Error::validation(std::move(all));
     }
   }

@@ -75,6 +75,28 @@ function lintWithSpectral(check, ruleset, file) {
 // files relative to its ruleset), so a `dir` other than this folder gets
 // this folder's redocly.yaml, .redocly.lint-ignore.yaml and spectral.yaml
 // copied beside the document: the same rules, not a second set.
+// One check's line ("ok   name" or "FAIL name: detail") and the counts the
+// scripts end with: `const { check, finish } = checks();` ... `finish();`
+// prints "N passed, N failed" and exits 1 when something failed.
+export function checks() {
+  let passed = 0;
+  let failed = 0;
+  function check(name, ok, detail = "") {
+    if (ok) {
+      passed++;
+      console.log(`ok   ${name}`);
+    } else {
+      failed++;
+      console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`);
+    }
+  }
+  function finish() {
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
+  }
+  return { check, finish };
+}
+
 export async function checkDocument(doc, dir, check) {
   try {
     await SwaggerParser.validate(structuredClone(doc));

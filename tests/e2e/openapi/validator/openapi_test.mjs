@@ -22,21 +22,11 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { checkDocument } from "./document_checks.mjs";
+import { checkDocument, checks } from "./document_checks.mjs";
 
 const [rapportd, workDir] = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`);
-  }
-}
+const { check, finish } = checks();
 
 // A fresh database every run: one left by an earlier build may hold another
 // release's migrations.
@@ -270,5 +260,4 @@ try {
 } finally {
   server.child.kill("SIGTERM");
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

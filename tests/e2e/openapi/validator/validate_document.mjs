@@ -4,22 +4,11 @@
 //   node validate_document.mjs DOCUMENT.json WORKDIR
 // Prints each check and "N passed, N failed"; exits 1 when something failed.
 import { mkdirSync, readFileSync } from "node:fs";
-import { checkDocument } from "./document_checks.mjs";
+import { checkDocument, checks } from "./document_checks.mjs";
 
 const [documentFile, workDir] = process.argv.slice(2);
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`);
-  }
-}
+const { check, finish } = checks();
 
 mkdirSync(workDir, { recursive: true });
 await checkDocument(JSON.parse(readFileSync(documentFile, "utf-8")), workDir, check);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();
