@@ -6,7 +6,8 @@
 // like bad tokens; a key acts in the company it was made in (another
 // company's records are 404, a header naming another company is ignored,
 // its creator switching companies changes nothing) and outlives its
-// creator's membership.
+// creator's membership. A route whose module declared no scope (the probe
+// fixture module's) is refused to every key, `*` included (deny by default).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include "e2e/api_keys/ApiKeysSuite.h"
@@ -24,6 +25,7 @@ class KeysAccountTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testKeySeesOnlyItsCompany);
   CPPUNIT_TEST(testKeyStaysInItsCompanyWhenTheCreatorSwitches);
   CPPUNIT_TEST(testKeySurvivesItsCreatorsRemoval);
+  CPPUNIT_TEST(testRouteWithoutAScopeIsRefused);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -252,6 +254,22 @@ class KeysAccountTest : public CppUnit::TestFixture {
                     client.get("/v1/crm/contacts/" + made["id"].asString(), bearer(owner.token)));
     const Json kept = E2E_ASSERT_DATA(200, client.get(keyPath(key), bearer(owner.token)));
     CPPUNIT_ASSERT_EQUAL(admin.userId, kept["created_by"].asString());
+  }
+
+  // The probe fixture module declares no scope for its routes: a key, even
+  // with `*`, is refused there as on an account route; a token is not.
+  void testRouteWithoutAScopeIsRefused() {
+    ServerProcess server(probeSettings());
+    HttpClient client(server.port());
+    const Account owner = registerUser(client, "keys-no-scope");
+    const std::string star = secretOf(createKey(client, owner.token, {"*"}));
+    const Json note = Json::object({{"body", "From a key"}});
+    KEYS_ASSERT_REFUSED(client.post("/v1/probe/notes", note, bearer(star)));
+    KEYS_ASSERT_REFUSED(client.get("/v1/probe/admin", bearer(star)));
+    const Json made =
+        E2E_ASSERT_DATA(201, client.post("/v1/probe/notes", note, bearer(owner.token)));
+    KEYS_ASSERT_REFUSED(client.get("/v1/probe/notes/" + made["id"].asString(), bearer(star)));
+    E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(star)));
   }
 };
 
