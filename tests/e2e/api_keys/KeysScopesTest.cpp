@@ -2,12 +2,13 @@
 // records the owner made: <r>:read opens GET, the list's search and the
 // fields' GET; <r>:write opens every route of <r> and includes read; every
 // other resource answers 403 "This API key lacks the scope <scope>." naming
-// the scope that route needs (a sub-list needs the listed resource's read,
-// ?include=company needs companies:read, a deal action deals:write, a field
-// change fields:manage, every /webhooks route webhooks:manage, GET /events
-// events:read); refused calls change nothing; `*` opens every CRM route. A
-// PATCH of scopes holds from the key's very next request, a DELETE makes it
-// 401 at once, and a key past its expires_at answers 401.
+// the scope that route needs (a sub-list needs the listed resource's read;
+// ?include=company, a search's include and a company.<field> filter need
+// companies:read; a deal action deals:write; a field change fields:manage;
+// every /webhooks route webhooks:manage; GET /events events:read); refused
+// calls change nothing; `*` opens every CRM route. A PATCH of scopes holds
+// from the key's very next request, a DELETE makes it 401 at once, and a key
+// past its expires_at answers 401.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include "e2e/api_keys/ApiKeysSuite.h"
@@ -305,6 +306,12 @@ class KeysScopesTest : public CppUnit::TestFixture {
     const std::vector<Call> includes = {
         allowed("GET", "/v1/crm/contacts?include=company"),
         allowed("GET", one + "?include=company"),
+        // The search's include, and a filter through the reference (a hop:
+        // it would tell a key about companies it may not read).
+        allowed("POST", "/v1/crm/contacts/search", 200,
+                Json::object({{"include", Json::Array{Json("company")}}})),
+        allowed("POST", "/v1/crm/contacts/search", 200,
+                Json::object({{"filter", Json::object({{"company.name", "Acme"}})}})),
     };
     KEYS_RUN_TABLE(client, keyWith(client, w.owner, {"contacts:read"}),
                    allLacking("companies:read", includes));
