@@ -1,13 +1,15 @@
 // Who a key is (decisions §15): only owners and admins manage keys (a member
 // gets 403 "No permission." on every /api-keys route); a key gets 403 "API
 // keys cannot use this route." on every account route (/api-keys,
-// /company/members, /user/*, /auth/* but GET /auth/me) whatever its scopes;
-// GET /auth/me describes the key; unknown, malformed and altered keys are 401
-// like bad tokens; a key acts in the company it was made in (another
-// company's records are 404, a header naming another company is ignored,
-// its creator switching companies changes nothing) and outlives its
-// creator's membership. A route whose module declared no scope (the probe
-// fixture module's) is refused to every key, `*` included (deny by default).
+// /company/members, /user/*, /auth/* but GET /auth/me, the public ones such
+// as login and register included) whatever its scopes; GET /auth/me
+// describes the key; /v1/versions, the health probes and the API document
+// take any key; unknown, malformed and altered keys are 401 like bad tokens;
+// a key acts in the company it was made in (another company's records are
+// 404, a header naming another company is ignored, its creator switching
+// companies changes nothing) and outlives its creator's membership. A route
+// whose module declared no scope (the probe fixture module's) is refused to
+// every key, `*` included (deny by default).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include "e2e/api_keys/ApiKeysSuite.h"
@@ -26,6 +28,7 @@ class KeysAccountTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testKeyStaysInItsCompanyWhenTheCreatorSwitches);
   CPPUNIT_TEST(testKeySurvivesItsCreatorsRemoval);
   CPPUNIT_TEST(testRouteWithoutAScopeIsRefused);
+  CPPUNIT_TEST(testUtilityRoutesTakeAnyKey);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -79,6 +82,11 @@ class KeysAccountTest : public CppUnit::TestFixture {
     const Json sibling = createKey(client, owner.token, {"contacts:read"}, "Sibling");
     const std::string secret = secretOf(key);
     const Json newKey = Json::object({{"name", "Child"}, {"scopes", scopeList({"*"})}});
+    Account newcomer;
+    newcomer.name = "Newcomer";
+    newcomer.email = uniqueEmail("keys-newcomer");
+    newcomer.password = "correct horse " + randomHex(6);
+    newcomer.companyName = "Newcomer Ltd";
     const std::vector<Call> table = {
         refused("GET", kKeys),
         refused("POST", kKeys, newKey),
@@ -112,6 +120,21 @@ class KeysAccountTest : public CppUnit::TestFixture {
         refused("POST", "/v1/auth/2fa/recovery-codes",
                 Json::object({{"password", owner.password}})),
         refused("DELETE", "/v1/auth/2fa"),
+        // Public account routes too, when a valid key comes with them.
+        refused("POST", "/v1/auth/login",
+                Json::object({{"email", owner.email}, {"password", owner.password}})),
+        refused("POST", "/v1/auth/register", registrationBody(newcomer)),
+        refused("POST", "/v1/auth/forgot-password", Json::object({{"email", owner.email}})),
+        refused("POST", "/v1/auth/reset-password",
+                Json::object({{"email", owner.email},
+                              {"token", "not-a-token"},
+                              {"password", "new password 123"},
+                              {"password_confirmation", "new password 123"}})),
+        refused("POST", "/v1/auth/email/verify", Json::object({{"token", "not-a-token"}})),
+        refused("POST", "/v1/auth/two-factor/challenge",
+                Json::object({{"challenge_token", "x"}, {"code", "123456"}})),
+        refused("POST", "/v1/auth/social/exchange", Json::object({{"code", "x"}})),
+        refused("GET", "/v1/auth/social/google/redirect"),
     };
     KEYS_RUN_TABLE(client, secret, table);
 
@@ -129,6 +152,7 @@ class KeysAccountTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t{1},
                          getBody(client, owner.token, "/v1/user/companies")["data"].size());
     E2E_ASSERT_DATA(200, login(client, owner.email, owner.password));
+    E2E_ASSERT_ERROR(401, login(client, newcomer.email, newcomer.password));
     // Both keys still work, and so does the owner's token.
     E2E_ASSERT_DATA(200, client.get("/v1/crm/contacts", bearer(secret)));
     E2E_ASSERT_DATA(200, client.get("/v1/crm/contacts", bearer(secretOf(sibling))));
@@ -270,6 +294,19 @@ class KeysAccountTest : public CppUnit::TestFixture {
         E2E_ASSERT_DATA(201, client.post("/v1/probe/notes", note, bearer(owner.token)));
     KEYS_ASSERT_REFUSED(client.get("/v1/probe/notes/" + made["id"].asString(), bearer(star)));
     E2E_ASSERT_DATA(200, client.get("/v1/auth/me", bearer(star)));
+  }
+
+  // The versions, the health probes and the API document take any key.
+  void testUtilityRoutesTakeAnyKey() {
+    HttpClient client(keysServer().port());
+    const Account owner = registerUser(client, "keys-utility");
+    const std::string key = secretOf(createKey(client, owner.token, {"deals:read"}));
+    E2E_ASSERT_DATA(200, client.get("/v1/versions", bearer(key)));
+    E2E_ASSERT_STATUS(200, client.get("/healthz", bearer(key)));
+    E2E_ASSERT_STATUS(200, client.get("/readyz", bearer(key)));
+    const HttpResult document = client.get("/v1/openapi.json", bearer(key));
+    E2E_ASSERT_STATUS(200, document);
+    CPPUNIT_ASSERT(E2E_ASSERT_JSON(document)["paths"].isObject());
   }
 };
 
