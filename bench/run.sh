@@ -9,6 +9,7 @@
 #                [--server-threads 32] [--slowloris 200] [--slowloris-interval 3]
 #                [--note TEXT] [--results FILE] [--no-build | --rapportd FILE]
 #   bench/run.sh --scale "10000 1000000" [--lists REGEX] [same options]
+#   bench/run.sh --limits [--engines ...] [--duration 10s] [--connections 32] [--note TEXT]
 #
 # Installs missing Debian packages (.ci/lib/deps.sh bench), builds rapportd
 # (Release, build-bench/), starts a private nginx, rapportd and a throw-away
@@ -42,6 +43,16 @@
 # lists whose "resource: label" matches (grep -E), e.g. "custom_fields"; the
 # deals are then seeded only when a deals list is left, the contacts' custom
 # fields only when a custom_fields list is, and the final walk is skipped.
+#
+# --limits: the limit benchmark instead of the scenarios (issue 25,
+# bench/limits/README.md). Per engine, the contact_create scenario against
+# rapportd on a fresh database, then, on that database with rapportd stopped,
+# the statements of one create run straight on the engine: SQLite through its
+# C API (bench/limits/sqlite_limit.cpp, batches as rapportd's group commit
+# makes them), PostgreSQL through pgbench (bench/limits/contact_create.sql,
+# --connections clients); for one company and for many. Prints rapportd's
+# rate over the limit and the time of each statement. No nginx. Defaults in
+# this mode: --results bench/results/limits.md; one connection count.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -70,6 +81,7 @@ BUILD=1
 WRK_THREADS=2         # load generator threads for the measurements (2 cores here)
 SCALE=""              # --scale: record counts (contacts and deals) of the flat-cost mode
 SCALE_ONLY=""         # --lists: the --scale lists to measure (grep -E on "resource: label")
+LIMITS=0              # --limits: the limit benchmark (lib/limits.sh)
 
 while (($#)); do
   case $1 in
@@ -88,6 +100,7 @@ while (($#)); do
     --slowloris-interval) SLOWLORIS_INTERVAL=${2:?--slowloris-interval needs seconds}; shift 2 ;;
     --scale) SCALE=${2:?--scale needs record counts, e.g. "10000 1000000"}; shift 2 ;;
     --lists) SCALE_ONLY=${2:?--lists needs a pattern}; shift 2 ;;
+    --limits) LIMITS=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench/run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -108,6 +121,13 @@ if [ -n "$SCALE" ]; then
   if [ -z "$ENGINES" ] || [ "$ENGINES" = none ]; then usage_error "--scale needs an engine"; fi
 fi
 [ -n "$SCALE" ] || [ -z "$SCALE_ONLY" ] || usage_error "--lists selects lists of --scale"
+if ((LIMITS)); then
+  [ -z "$SCALE" ] || usage_error "--limits and --scale are separate runs"
+  [ -z "$ONLY_SCENARIOS" ] || usage_error "--limits measures contact_create, not --scenarios"
+  if [ -z "$ENGINES" ] || [ "$ENGINES" = none ]; then usage_error "--limits needs an engine"; fi
+  RESULTS=${RESULTS:-$BENCH_DIR/results/limits.md}
+  ONLY_SCENARIOS=contact_create
+fi
 DURATION=${DURATION:-10s} CONNECTION_COUNTS=${CONNECTION_COUNTS:-32}
 RESULTS=${RESULTS:-$BENCH_DIR/results/latest.md}
 # Bounded runs only: wrk durations are a number of seconds or minutes.
@@ -124,6 +144,7 @@ for count in "${COUNTS[@]}"; do
     usage_error "--connections: $count is not 1 or a multiple of $WRK_THREADS"
 done
 [ -z "$SCALE" ] || ((${#COUNTS[@]} == 1)) || usage_error "--scale takes one connection count"
+((!LIMITS)) || ((${#COUNTS[@]} == 1)) || usage_error "--limits takes one connection count"
 CONNECTIONS=${COUNTS[0]}  # the count being measured (load_test); loops set it
 [[ $MAX_GAP_MS =~ ^[1-9][0-9]*$ ]] || usage_error "--max-gap is in milliseconds"
 [[ $SERVER_THREADS =~ ^[1-9][0-9]*$ ]] || usage_error "--server-threads must be a positive integer"
@@ -156,6 +177,8 @@ source "$BENCH_DIR/lib/served.sh"
 source "$BENCH_DIR/lib/rss.sh"
 # shellcheck source=lib/slowloris.sh
 source "$BENCH_DIR/lib/slowloris.sh"
+# shellcheck source=lib/limits.sh
+source "$BENCH_DIR/lib/limits.sh"
 # shellcheck source=scenarios.sh
 source "$BENCH_DIR/scenarios.sh"
 
@@ -191,6 +214,7 @@ fi
 if [ -n "$ENGINES" ] && [ ! -x "$RAPPORTD" ]; then
   die "no $RAPPORTD (build it, or drop --no-build)"
 fi
+if ((LIMITS)) && [[ " $ENGINES " == *" sqlite "* ]]; then build_sqlite_limit; fi
 
 # 1,000 connections need more than the usual 1024 descriptors, in wrk, nginx,
 # the slow clients and rapportd (which raises its own soft limit too): every
@@ -786,7 +810,7 @@ fi
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 log "logs: $LOGS"
 
-if [ -z "$SCALE" ]; then
+if [ -z "$SCALE" ] && ((!LIMITS)); then
   start_nginx nginx
   measure_ceiling "nginx-start"
 fi
@@ -809,10 +833,17 @@ for engine in $ENGINES; do
   # One server at a time: the next engine is measured on a quiet machine.
   stop_process "rapportd-$engine"
   RAPPORTD_PID=""
+  # The limit on the database rapportd just wrote to, with rapportd stopped.
+  if ((LIMITS)); then
+    case $engine in
+      sqlite) sqlite_limits ;;
+      postgresql) pg_limits ;;
+    esac
+  fi
   if [ "$engine" = postgresql ]; then stop_postgresql; fi
 done
 
-if [ -z "$SCALE" ]; then
+if [ -z "$SCALE" ] && ((!LIMITS)); then
   # Measured again at the end: the two ceilings differing shows a noisy machine.
   measure_ceiling "nginx-end"
 fi
@@ -941,7 +972,8 @@ EOF
 - rapportd: server.threads $SERVER_THREADS, database.pool_size $SERVER_THREADS, log.level warn;
   RSS: the peak of VmRSS sampled every 0.5 s during the measurement, and VmHWM (peak since start)
 EOF
-  [ -n "$SCALE" ] || echo "- nginx: worker_processes auto, access_log off, \`return 200 \"ok\"\`"
+  [ -n "$SCALE" ] || ((LIMITS)) || echo "- nginx: worker_processes auto, access_log off, \`return 200 \"ok\"\`"
+  ((!LIMITS)) || limits_setup
   [ -z "$SCALE" ] || echo "- rapportd: database.query_timeout_ms 0 (no statement deadline: a list that grows is measured, not refused); wrk --timeout $SCALE_TIMEOUT"
   ((${#SEED_LOG[@]} == 0)) || printf -- '- Seeded with SQL (bench/lib/seed.sh): %s\n' "${SEED_LOG[0]}"
   ((${#SEED_LOG[@]} < 2)) || printf -- '  %s\n' "${SEED_LOG[@]:1}"
@@ -953,6 +985,8 @@ EOF
 EOF
   if [ -n "$SCALE" ]; then
     scale_tables
+  elif ((LIMITS)); then
+    limits_tables
   else
     table
     echo
@@ -1028,6 +1062,8 @@ scale_tables() {
 echo
 if [ -n "$SCALE" ]; then
   scale_tables
+elif ((LIMITS)); then
+  limits_tables
 else
   table
   echo
