@@ -22,6 +22,7 @@ SQLITE_LIMIT=""       # the built program
 
 declare -A LIMIT_RATE=()   # "engine|case" -> creates/s
 declare -A LIMIT_STMTS=()  # "engine|case" -> "name=us name=us ..." (per create; PostgreSQL: latency)
+declare -A LIMIT_WAITS=()  # "postgresql|case" -> what pgbench's sessions were doing (pg_waits)
 LIMIT_CASES=()             # "engine|case" in the order measured
 
 # build_sqlite_limit: compiles bench/limits/sqlite_limit.cpp (g++, the
@@ -79,16 +80,41 @@ sqlite_limits() {
 PG_LIMIT_STATEMENTS=(begin custom_fields_lock custom_fields_select contact_insert tags_delete
   tags_insert contact_select event_insert webhooks_select commit)
 
+# pg_waits FILE SECONDS: what the pgbench sessions wait on, sampled from
+# pg_stat_activity every 0.25 s for SECONDS (after 1 s of warm-up), one line
+# per session and sample: "wait_event_type:wait_event|statement"
+# (":cpu" when running; Client:ClientRead is waiting for the client).
+pg_waits() {
+  local file=$1 samples=$((($2 - 2) * 4))
+  sleep 1
+  for ((k = 0; k < samples; k++)); do
+    psql "$DB_URL" -Atc "SELECT coalesce(wait_event_type, '') || ':' || coalesce(wait_event, 'cpu')
+      || '|' || left(regexp_replace(rtrim(query, ';'), '\s+', ' ', 'g'), 28)
+      FROM pg_stat_activity WHERE application_name = 'pgbench' AND state <> 'idle'" >>"$file" 2>/dev/null
+    sleep 0.25
+  done
+}
+
 # pg_limit_case CASE COMPANIES: pgbench with contact_create.sql on DB_URL.
 pg_limit_case() {
   local label=$1 companies=$2 file rate statements k=0 latency
   file="$LOGS/limit-postgresql-$(tr -c 'a-z0-9\n' '-' <<<"$label" | tr -s '-').txt"
   log "limit postgresql, $label: pgbench -c$CONNECTIONS -j$WRK_THREADS -T$(seconds_of "$DURATION") ($file)"
+  : >"${file%.txt}-waits.txt"
+  pg_waits "${file%.txt}-waits.txt" "$(seconds_of "$DURATION")" &
+  STARTED_PIDS["pg-waits"]=$!
   if ! pgbench -n -M prepared -r -c "$CONNECTIONS" -j "$WRK_THREADS" -T "$(seconds_of "$DURATION")" \
     -D companies="$companies" -f "$BENCH_DIR/limits/contact_create.sql" "$DB_URL" >"$file" 2>&1; then
+    stop_process pg-waits
     fail "limit postgresql, $label: pgbench failed: $(tail -n 1 "$file")"
     return 0
   fi
+  wait "${STARTED_PIDS["pg-waits"]}" 2>/dev/null || true
+  unset "STARTED_PIDS[pg-waits]"
+  # The five most frequent, as "share% wait|statement" (of all samples).
+  LIMIT_WAITS["postgresql|$label"]=$(sort "${file%.txt}-waits.txt" | uniq -c | sort -rn |
+    awk -v n="$(wc -l <"${file%.txt}-waits.txt")" 'NR <= 5 && n > 0 {
+      c = $1; $1 = ""; sub(/^ /, ""); printf "%s%.0f%% %s", (NR > 1 ? "; " : ""), 100 * c / n, $0 }')
   if grep -q '^number of failed transactions: [1-9]' "$file"; then
     fail "limit postgresql, $label: transactions failed ($file)"
   fi
@@ -180,5 +206,10 @@ limits_tables() {
       awk -v n="$name" -v u="$us" -v t="$total" 'BEGIN { printf "| %s | %.1f | %.0f%% |\n", n, u, (t > 0 ? 100 * u / t : 0) }'
     done
     echo
+    if [ -n "${LIMIT_WAITS[$key]:-}" ]; then
+      echo "pgbench's sessions in pg_stat_activity (every 0.25 s; wait_event_type:wait_event|statement):"
+      echo "${LIMIT_WAITS[$key]}."
+      echo
+    fi
   done
 }
