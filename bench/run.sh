@@ -363,7 +363,13 @@ run_scenarios() {
     case $access in
       public) SCN_TOKEN="" ;;
       token) SCN_TOKEN=$TOKEN ;;
-      *) die "scenario $name: access must be public or token, got '$access'" ;;
+      key:?*)
+        if ! SCN_TOKEN=$(create_api_key "bench $name" "${access#key:}" 2>>"$LOGS/prepare.log"); then
+          fail "$name/$engine: POST /v1/api-keys failed; see $LOGS/prepare.log"
+          continue
+        fi
+        ;;
+      *) die "scenario $name: access must be public, token or key:SCOPES, got '$access'" ;;
     esac
     if declare -F "prepare_$name" >/dev/null && ! "prepare_$name" >>"$LOGS/prepare.log" 2>&1; then
       fail "$name/$engine: prepare_$name failed; see $LOGS/prepare.log"
