@@ -166,17 +166,27 @@ void describeAuth(rapport::Registry& registry) {
   // a client must send it: the document requires the bearer token.
   registry.describeExtra("POST", "/auth/refresh", {.readsBearerToken = true});
   registry.describe("POST", "/auth/logout", {.summary = "Revoke the current token", .tag = kAuth});
-  registry.describe("GET", "/auth/me",
-                    {.summary = "Get the current user and the company the token acts for",
-                     .tag = kAuth,
-                     .data = schema::object({{"id", schema::id("user_")},
-                                             {"name", schema::string()},
-                                             {"email", schema::email()},
-                                             {"company_id", schema::id("comp_")},
-                                             {"two_factor_enabled", schema::boolean()},
-                                             {"created_at", schema::timestamp()}},
-                                            {"id", "name", "email", "company_id",
-                                             "two_factor_enabled", "created_at"})});
+  const Json user =
+      schema::object({{"id", schema::id("user_")},
+                      {"name", schema::string()},
+                      {"email", schema::email()},
+                      {"company_id", schema::id("comp_")},
+                      {"two_factor_enabled", schema::boolean()},
+                      {"created_at", schema::timestamp()}},
+                     {"id", "name", "email", "company_id", "two_factor_enabled", "created_at"});
+  const Json key = schema::object({{"type", schema::enumOf({"api_key"})},
+                                   {"id", schema::id("key_")},
+                                   {"name", schema::string()},
+                                   {"scopes", schema::arrayOf(schema::string())},
+                                   {"company_id", schema::id("comp_")}},
+                                  {"type", "id", "name", "scopes", "company_id"});
+  registry.describe(
+      "GET", "/auth/me",
+      {.summary = "Get the current user (or API key) and the company the token acts for",
+       .description = "With an API key: the key, {type: \"api_key\", id, name, scopes, "
+                      "company_id}.",
+       .tag = kAuth,
+       .data = schema::anyOf({user, key})});
   registry.describe(
       "POST", "/auth/context",
       {.summary = "Get a token for another of the caller's companies",

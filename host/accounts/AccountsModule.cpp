@@ -75,10 +75,14 @@ void AccountsModule::setup(rapport::Host& host, rapport::Registry& registry) {
   verification_ = std::make_unique<verification::VerificationRoutes>(
       *context_, verification::VerificationOptions::fromConfig(host.config()), attempts_);
   verification_->registerOn(registry);
+  apiKeys_ = std::make_unique<apikeys::ApiKeyRoutes>(
+      *context_, scopes_ ? scopes_ : [] { return std::vector<std::string>{}; });
+  apiKeys_->registerOn(registry);
   describeAccountsRoutes(registry);
   secondFactor_ = twoFactor_->gate();
   registerRecordType(registry);
   registerPurgeJob(registry);
+  registerKeyUsageJob(registry);
 }
 
 void AccountsModule::registerRecordType(rapport::Registry& registry) {
@@ -97,6 +101,19 @@ void AccountsModule::registerPurgeJob(rapport::Registry& registry) {
       {.name = "token-purge", .interval = std::chrono::hours(1), .run = [this](JobContext& job) {
          tokens_.purge(kPurgeAfterSeconds, 1000, [&job] { return job.stopping(); });
        }});
+}
+
+void AccountsModule::registerKeyUsageJob(rapport::Registry& registry) {
+  rapport::Database& db = context_->db;
+  apikeys::KeyUsage& usage = tokens_.keyUsage();
+  const JobHandle wake = registry.job({.name = "api-key-usage",
+                                       .interval = std::chrono::seconds(10),
+                                       .run = [&db, &usage](JobContext&) {
+                                         for (const auto& [id, when] : usage.take()) {
+                                           apikeys::markUsed(db, id, when, usage.every());
+                                         }
+                                       }});
+  tokens_.onKeyUse([wake] { wake->wakeOne(); });
 }
 
 }  // namespace rapport::host::accounts

@@ -24,6 +24,9 @@
 // Record type "user": exists when the user is a member of the company.
 // Job "accounts.token-purge": hourly, deletes tokens expired or revoked for
 // over a day, in batches (TokenService::purge).
+// GET|POST /api-keys, GET|PATCH|DELETE /api-keys/{id} (owner or admin;
+// apikeys/ApiKeyRoutes.h), with the job "accounts.api-key-usage" that writes
+// last_used_at.
 //
 // The app wires it up:
 //   auto options = AccountsOptions::fromConfig(config);
@@ -48,6 +51,7 @@
 #include "accounts/ProfileRoutes.h"
 #include "accounts/SessionRoutes.h"
 #include "accounts/TokenService.h"
+#include "accounts/apikeys/ApiKeyRoutes.h"
 #include "mail/Mailer.h"
 #include "rapport/module.h"
 #include "ratelimit/AttemptLog.h"
@@ -86,10 +90,15 @@ class AccountsModule : public rapport::Module {
   // installs (twofactor::TwoFactor); call it after setup(). With an empty
   // gate, login of a 2FA account fails closed (503, no token).
   void setSecondFactorGate(SecondFactorGate gate) { secondFactor_ = std::move(gate); }
+  // The scopes an API key may hold (Router::scopes); call before setup().
+  // Unset: none, so no key can be made.
+  void setScopeCatalogue(apikeys::ScopeCatalogue scopes) { scopes_ = std::move(scopes); }
 
  private:
   void registerRecordType(rapport::Registry& registry);
   void registerPurgeJob(rapport::Registry& registry);
+  // Writes the API keys' last_used_at, woken by their first use a minute.
+  void registerKeyUsageJob(rapport::Registry& registry);
 
   TokenService& tokens_;
   PasswordHasher& hasher_;
@@ -110,6 +119,8 @@ class AccountsModule : public rapport::Module {
   std::unique_ptr<twofactor::TwoFactor> twoFactor_;                 // 2FA routes and the login gate
   std::unique_ptr<social::IdentityRoutes> identities_;              // linked social identities
   std::unique_ptr<verification::VerificationRoutes> verification_;  // e-mail verification
+  apikeys::ScopeCatalogue scopes_;
+  std::unique_ptr<apikeys::ApiKeyRoutes> apiKeys_;  // /api-keys
 };
 
 }  // namespace rapport::host::accounts

@@ -2,10 +2,12 @@
 
 #include "accounts/CompanyStore.h"
 #include "accounts/TokenJson.h"
+#include "accounts/apikeys/ApiKeyStore.h"
 #include "http/BearerToken.h"
 #include "rapport/error.h"
 #include "rapport/ids.h"
 #include "rapport/roles.h"
+#include "rapport/scopes.h"
 #include "rapport/time.h"
 #include "rapport/validation.h"
 
@@ -19,7 +21,9 @@ void SessionRoutes::registerOn(rapport::Registry& registry) {
       "POST", "/auth/refresh", [this](const Request& req) { return refresh(req); },
       RouteOptions{.access = Access::Public, .roles = {}});
   registry.route("POST", "/auth/logout", [this](const Request& req) { return logout(req); });
-  registry.route("GET", "/auth/me", [this](const Request& req) { return me(req); });
+  // The one account route an API key may call: it describes the key.
+  registry.route("GET", "/auth/me", [this](const Request& req) { return me(req); },
+                 {.scope = std::string(rapport::kAnyApiKey)});
   registry.route("POST", "/auth/context",
                  [this](const Request& req) { return switchContext(req); });
 }
@@ -36,6 +40,7 @@ rapport::Response SessionRoutes::logout(const rapport::Request& req) {
 }
 
 rapport::Response SessionRoutes::me(const rapport::Request& req) {
+  if (req.identity.isApiKey()) return keyMe(req);
   // The token cache holds the user's public fields: most calls read nothing.
   std::optional<UserSummary> user = ctx_.tokens.cachedUser(bearerToken(req.headers));
   if (!user) {
@@ -54,6 +59,20 @@ rapport::Response SessionRoutes::me(const rapport::Request& req) {
                     {"company_id", req.identity.companyId},
                     {"two_factor_enabled", user->twoFactorEnabled},
                     {"created_at", rapport::isoTimestamp(user->createdAt)}}));
+}
+
+// An API key (decisions §15): {type, id, name, scopes, company_id}.
+rapport::Response SessionRoutes::keyMe(const rapport::Request& req) {
+  const auto key = apikeys::find(ctx_.db, req.identity.companyId, req.identity.tokenId);
+  // Valid a moment ago; deleted since: no key any more.
+  if (!key) throw rapport::Error::unauthorized();
+  Json scopes = Json::array();
+  for (const std::string& scope : key->scopes) scopes.push(scope);
+  return rapport::Response::ok(Json::object({{"type", "api_key"},
+                                             {"id", key->id},
+                                             {"name", key->name},
+                                             {"scopes", std::move(scopes)},
+                                             {"company_id", key->companyId}}));
 }
 
 rapport::Response SessionRoutes::switchContext(const rapport::Request& req) {

@@ -29,6 +29,8 @@ class SessionRoutes {
   rapport::Response switchContext(const rapport::Request& req);
 
  private:
+  // GET /auth/me of an API key.
+  rapport::Response keyMe(const rapport::Request& req);
   // A switch to the company the token already resolves: its refresh.
   rapport::Response switchToCurrent(const rapport::Request& req);
   static rapport::Response switched(const IssuedToken& issued, const CompanyRecord& company,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "accounts/apikeys/ApiKeyStore.h"
 #include "log/Log.h"
 #include "rapport/ids.h"
 #include "rapport/roles.h"
@@ -98,7 +99,9 @@ TokenService::TokenService(rapport::Database& db, TokenOptions options, Clock cl
       // a token behind this instance's back, so hits need no confirmation.
       confirmHits_(db.dialect() == rapport::Dialect::PostgreSQL),
       clock_(std::move(clock)),
-      cache_(options.cacheCapacity) {}
+      cache_(options.cacheCapacity),
+      // last_used_at moves at most once a minute (decisions §15).
+      keyUsage_(60 * kMicrosPerSecond) {}
 
 std::int64_t TokenService::sessionCap(std::int64_t sessionStartedAt) const {
   return sessionStartedAt + options_.maxSessionAge * kMicrosPerSecond;
@@ -136,38 +139,54 @@ IssuedToken TokenService::insert(Queryable& db, const NewToken& token) {
 }
 
 std::optional<Identity> TokenService::authenticate(const std::string& bearerToken) {
-  if (!looksLikeToken(bearerToken)) return std::nullopt;
+  const bool apiKey = apikeys::looksLikeKey(bearerToken);
+  if (!apiKey && !looksLikeToken(bearerToken)) return std::nullopt;
   const std::string tokenHash = rapport::sha256Hex(bearerToken);
   const std::int64_t now = clock_();
   const TokenCache::Lookup hit = cache_.find(tokenHash);
   if (hit.entry) {
     // The cached expiry is exact (refresh shortens it here, and a refresh
-    // elsewhere drops the entry), so an expired token costs no query.
+    // elsewhere drops the entry; a key's never changes), so an expired
+    // token or key costs no query.
     if (now >= hit.entry->expiresAt) {
       cache_.erase(tokenHash);
       return std::nullopt;
     }
     if (now - hit.entry->cachedAt < options_.cacheTtlSeconds * kMicrosPerSecond) {
-      return confirmCached(tokenHash, *hit.entry, now);
+      return used(confirmCached(tokenHash, *hit.entry, now), now);
     }
   }
-  return reload(tokenHash, hit, now);
+  return used(reload(tokenHash, apiKey, hit, now), now);
+}
+
+std::optional<Identity> TokenService::used(std::optional<Identity> identity, std::int64_t now) {
+  if (identity && identity->isApiKey() && keyUsage_.record(identity->tokenId, now) &&
+      wakeKeyUsage_) {
+    wakeKeyUsage_();
+  }
+  return identity;
 }
 
 std::optional<Identity> TokenService::confirmCached(const std::string& tokenHash,
                                                     const CachedToken& entry, std::int64_t now) {
-  if (!confirmsCacheHits() || isLive(entry.identity.tokenId, now)) return entry.identity;
+  if (!confirmsCacheHits() || isLive(entry.identity, now)) return entry.identity;
   cache_.erase(tokenHash);
   return std::nullopt;
 }
 
-bool TokenService::isLive(const std::string& tokenId, std::int64_t now) {
-  return !db_.query(kIsLiveSql, {tokenId, now}).empty();
+bool TokenService::isLive(const Identity& identity, std::int64_t now) {
+  if (identity.isApiKey()) return apikeys::isLive(db_, identity.tokenId, now);
+  return !db_.query(kIsLiveSql, {identity.tokenId, now}).empty();
 }
 
-std::optional<Identity> TokenService::reload(const std::string& tokenHash,
+void TokenService::forgetKey(Tx& tx, const std::string& keyId) {
+  notify(tx, "t:" + keyId);
+  tx.afterCommit([this, keyId] { cache_.eraseToken(keyId); });
+}
+
+std::optional<Identity> TokenService::reload(const std::string& tokenHash, bool apiKey,
                                              const TokenCache::Lookup& hit, std::int64_t now) {
-  std::optional<CachedToken> loaded = loadIdentity(tokenHash, now);
+  std::optional<CachedToken> loaded = loadIdentity(tokenHash, apiKey, now);
   if (!loaded) {
     if (hit.entry) cache_.erase(tokenHash);
     return std::nullopt;
@@ -176,8 +195,9 @@ std::optional<Identity> TokenService::reload(const std::string& tokenHash,
   return loaded->identity;
 }
 
-std::optional<CachedToken> TokenService::loadIdentity(const std::string& tokenHash,
+std::optional<CachedToken> TokenService::loadIdentity(const std::string& tokenHash, bool apiKey,
                                                       std::int64_t now) {
+  if (apiKey) return apikeys::loadIdentity(db_, tokenHash, now);
   const Result result = db_.query(kAuthenticateSql, {tokenHash, now, false});
   if (result.empty()) return std::nullopt;
   const Row& row = result.front();

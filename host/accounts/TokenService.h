@@ -61,6 +61,15 @@
 //   change made behind its back (another process, or SQL by hand) is seen
 //   within cacheTtlSeconds. Set it to 0 to always read the database.
 //
+// API keys (decisions §15, accounts/apikeys/): a bearer "rk_..." resolves
+// through the same path, cache and notices as a token: the api_keys row by
+// its hash, an identity of principal ApiKey (role admin, the key's
+// scopes), confirmed where hits are confirmed by a lookup of its row. A
+// deleted or changed key is forgotten on every instance (forgetKey: the
+// notice "t:<key id>"); an expired one is refused from the cached expiry.
+// Each use is noted in memory (keyUsage()) for the job that writes
+// last_used_at.
+//
 // Threading: every member is thread-safe. The Database must outlive this.
 #pragma once
 
@@ -73,6 +82,7 @@
 
 #include "accounts/Clock.h"
 #include "accounts/TokenCache.h"
+#include "accounts/apikeys/KeyUsage.h"
 #include "http/Authenticator.h"
 #include "rapport/db.h"
 #include "rapport/http.h"
@@ -112,8 +122,18 @@ class TokenService : public Authenticator {
                     bool remember);
 
   // Authenticator: nullopt for a malformed, unknown, expired or revoked
-  // token, a disabled user, or a user no longer member of the token's company.
+  // token, a disabled user, or a user no longer member of the token's
+  // company; and for an unknown or expired API key.
   std::optional<Identity> authenticate(const std::string& bearerToken) override;
+
+  // Forgets API key `keyId` on every instance once `tx` commits (it was
+  // deleted, or its scopes changed): the notice goes with the commit, and
+  // this instance drops its entry after it.
+  void forgetKey(Tx& tx, const std::string& keyId);
+  // The keys' uses not written yet (api_keys.last_used_at).
+  apikeys::KeyUsage& keyUsage() { return keyUsage_; }
+  // Called when a key's use is noted for writing (the job's wake).
+  void onKeyUse(std::function<void()> wake) { wakeKeyUsage_ = std::move(wake); }
 
   // Refreshes `bearerToken` (POST /auth/refresh, which reads the token
   // itself so that a refreshed token is recognised even after its grace
@@ -207,14 +227,18 @@ class TokenService : public Authenticator {
   struct TokenRow;
   enum class RefreshOutcome { Refused, Issued, Reused };
 
-  std::optional<CachedToken> loadIdentity(const std::string& tokenHash, std::int64_t now);
-  std::optional<Identity> reload(const std::string& tokenHash, const TokenCache::Lookup& hit,
-                                 std::int64_t now);
+  // `apiKey`: the hash is an API key's (api_keys), else a token's.
+  std::optional<CachedToken> loadIdentity(const std::string& tokenHash, bool apiKey,
+                                          std::int64_t now);
+  std::optional<Identity> reload(const std::string& tokenHash, bool apiKey,
+                                 const TokenCache::Lookup& hit, std::int64_t now);
+  // What authenticate() found, its key's use noted.
+  std::optional<Identity> used(std::optional<Identity> identity, std::int64_t now);
   // A fresh cache entry's identity, once confirmed live where hits are
   // confirmed; nullopt (and the entry erased) when the token died meanwhile.
   std::optional<Identity> confirmCached(const std::string& tokenHash, const CachedToken& entry,
                                         std::int64_t now);
-  bool isLive(const std::string& tokenId, std::int64_t now);
+  bool isLive(const Identity& identity, std::int64_t now);
   IssuedToken insert(Queryable& db, const NewToken& token);
   RefreshOutcome refreshIn(Tx& tx, const std::string& tokenHash, TokenRow& row,
                            std::optional<IssuedToken>& issued);
@@ -242,6 +266,8 @@ class TokenService : public Authenticator {
   std::atomic<bool> noticesLive_{false};
   Clock clock_;
   TokenCache cache_;
+  apikeys::KeyUsage keyUsage_;
+  std::function<void()> wakeKeyUsage_;
 };
 
 }  // namespace rapport::host::accounts

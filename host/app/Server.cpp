@@ -136,6 +136,8 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   // request limit cannot express), in memory or shared through redis.
   accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_,
                                                          *mail_, *rateLimits_.attempts);
+  // Read when a key is made or changed, every module's routes registered by then.
+  accounts_->setScopeCatalogue([this] { return router_.scopes(); });
   setUpModule(*accounts_, "accounts");
   // GET /v1/events: a host route, described under the tag "events".
   ModuleRegistry eventsRegistry("events", HostParts{router_, events_, records_, jobs_, *schemas_,

@@ -17,6 +17,7 @@ namespace {
 //   holds the company's counter row only while the commit runs.
 void insertEventRow(Tx& tx, const Event& event) {
   const Value requestId = event.requestId.empty() ? Value() : Value(event.requestId);
+  const Value actorId = event.actor.id.empty() ? Value() : Value(event.actor.id);
   if (tx.dialect() == Dialect::SQLite) {
     tx.exec(
         "INSERT INTO event_sequences (company_id, last_sequence) VALUES (?, 1) "
@@ -24,17 +25,17 @@ void insertEventRow(Tx& tx, const Event& event) {
         {event.companyId});
     tx.exec(
         "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, "
-        "created_at) VALUES (?, (SELECT last_sequence FROM event_sequences WHERE company_id = ?), "
-        "?, ?, ?, ?, ?, ?)",
+        "created_at, actor_type, actor_id) VALUES (?, (SELECT last_sequence FROM event_sequences "
+        "WHERE company_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
         {event.companyId, event.companyId, event.id, event.type, event.module, requestId,
-         event.data.dump(), event.createdAt});
+         event.data.dump(), event.createdAt, event.actor.type, actorId});
     return;
   }
   tx.exec(
-      "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, created_at) "
-      "VALUES (?, 0 - nextval('events_provisional'), ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO events (company_id, sequence, id, type, module, request_id, data, created_at, "
+      "actor_type, actor_id) VALUES (?, 0 - nextval('events_provisional'), ?, ?, ?, ?, ?, ?, ?, ?)",
       {event.companyId, event.id, event.type, event.module, requestId, event.data.dump(),
-       event.createdAt});
+       event.createdAt, event.actor.type, actorId});
 }
 
 }  // namespace
@@ -78,6 +79,7 @@ Event EventBus::record(Tx& tx, const std::string& type, const Json& data) const 
   event.module = declared->second.module;
   event.companyId = tx.companyId();
   event.requestId = RequestScope::current();
+  event.actor = RequestScope::actor();
   event.createdAt = nowMicros();
   event.data = data;
   insertEventRow(tx, event);

@@ -6,7 +6,8 @@ namespace rapport::host {
 namespace {
 
 constexpr char kColumns[] =
-    "SELECT sequence, id, type, module, request_id, data, created_at FROM events";
+    "SELECT sequence, id, type, module, request_id, data, created_at, actor_type, actor_id "
+    "FROM events";
 
 // One statement, the tenant first. `sequence > ?` with a cursor of at least
 // 0 also leaves out PostgreSQL's rows still carrying their provisional
@@ -41,6 +42,7 @@ LoggedEvent loggedEvent(const Row& row, const std::string& companyId) {
   logged.event.requestId = row.str("request_id");
   logged.event.createdAt = row.i64("created_at");
   logged.event.data = Json::parse(row.str("data"));
+  logged.event.actor = {row.str("actor_type"), row.isNull("actor_id") ? "" : row.str("actor_id")};
   return logged;
 }
 

@@ -68,6 +68,7 @@ Json eventJson(const LoggedEvent& logged) {
        {"module", event.module},
        {"request_id", event.requestId.empty() ? Json(nullptr) : Json(event.requestId)},
        {"created_at", isoTimestamp(event.createdAt)},
+       {"actor", actorJson(event.actor)},
        {"data", event.data}});
 }
 
@@ -135,6 +136,11 @@ Json cursorMeta() {
 
 void describeEventsRoute(Registry& registry) {
   using namespace rapport::schema;
+  // Also in webhook envelopes (decisions §15, §16).
+  registry.schema("Actor",
+                  object({{"type", enumOf({"user", "api_key", "system"}, "who caused the event")},
+                          {"id", string("user_... or key_...; absent for the system")}},
+                         {"type"}));
   registry.schema(
       "Event",
       object({{"id", id("evt_", "the occurrence")},
@@ -143,8 +149,9 @@ void describeEventsRoute(Registry& registry) {
               {"module", string("the module that declared the type")},
               {"request_id", nullable(string("X-Request-Id of the request that caused it"))},
               {"created_at", timestamp()},
+              {"actor", ref("Actor")},
               {"data", eventData()}},
-             {"id", "sequence", "type", "module", "request_id", "created_at", "data"}));
+             {"id", "sequence", "type", "module", "request_id", "created_at", "actor", "data"}));
   registry.describe(
       "GET", "/events",
       {.summary = "Read the event log",
@@ -172,7 +179,9 @@ void registerEventsRoute(Registry& registry, Database& db, const EventCatalogue&
                  [&db, &catalogue, &log](const Request& request) {
                    return listEvents(request, db, catalogue, log);
                  },
-                 {.access = Access::Authenticated, .roles = {Role::Owner, Role::Admin}});
+                 {.access = Access::Authenticated,
+                  .roles = {Role::Owner, Role::Admin},
+                  .scope = "events:read"});
   describeEventsRoute(registry);
 }
 

@@ -17,6 +17,7 @@
 #include "metrics/Metrics.h"
 #include "rapport/db.h"
 #include "rapport/error.h"
+#include "rapport/scopes.h"
 #include "rapport/time.h"
 #include "ratelimit/ClientKey.h"
 
@@ -54,6 +55,8 @@ bool isHealthProbe(const std::string& path) {
 std::string rateKey(const RawRequest& raw, const std::optional<rapport::Identity>& identity,
                     const Route* route) {
   const bool isPublic = route && route->options.access == rapport::Access::Public;
+  // Each API key has a counter of its own (decisions §15).
+  if (identity && !isPublic && identity->isApiKey()) return "k:" + identity->tokenId;
   if (identity && !isPublic) return "t:" + identity->userId + ":" + identity->tokenId;
   return "ip:" + clientKey(raw.clientAddress);
 }
@@ -105,6 +108,12 @@ void authorize(const Route& route, const std::optional<rapport::Identity>& ident
   if (route.options.access == rapport::Access::Public) return;
   if (!identity) {
     throw rapport::Error::unauthorized().withHeader("WWW-Authenticate", "Bearer");
+  }
+  // An API key calls only the routes that declared a scope, with that scope
+  // (decisions §15), and then as what its role allows like anyone.
+  if (identity->isApiKey()) {
+    if (route.keyScope.empty()) throw rapport::Error::forbidden("API keys cannot use this route.");
+    rapport::requireScope(*identity, route.keyScope);
   }
   const auto& roles = route.options.roles;
   if (!roles.empty() && std::find(roles.begin(), roles.end(), identity->role) == roles.end()) {
@@ -189,7 +198,8 @@ RawResponse fromError(const rapport::Error& error, const RawRequest& raw, const 
 // The access line. Never the query or the body: they may hold codes,
 // tokens or passwords. `bytes` is the body sent (the head aside).
 void logAccess(const RawRequest& raw, const RawResponse& response, const std::string& requestId,
-               std::string_view route, std::chrono::steady_clock::duration elapsed) {
+               std::string_view route, const std::optional<rapport::Identity>& identity,
+               std::chrono::steady_clock::duration elapsed) {
   // The formatting below costs more than the rest of a cheap request.
   if (!log::enabled(log::Level::Info)) return;
   char ms[32];
@@ -203,7 +213,9 @@ void logAccess(const RawRequest& raw, const RawResponse& response, const std::st
                         {"status", status},
                         {"bytes", bytes},
                         {"ms", ms},
-                        {"client", raw.clientAddress}});
+                        {"client", raw.clientAddress},
+                        // Who: user_... or key_..., never the token or key.
+                        {"principal", identity ? identity->principalId() : std::string()}});
 }
 
 }  // namespace
@@ -240,7 +252,7 @@ RawResponse Pipeline::handle(const RawRequest& raw) const {
   const auto elapsed = std::chrono::steady_clock::now() - started;
   const std::string_view route = ctx.route ? ctx.route->pattern : metrics::kUnmatchedRoute;
   metrics::requestServed(route, raw.method, response.status, elapsed);
-  logAccess(raw, response, ctx.requestId, route, elapsed);
+  logAccess(raw, response, ctx.requestId, route, ctx.identity, elapsed);
   return response;
 }
 
@@ -283,7 +295,9 @@ RawResponse Pipeline::route(const RawRequest& raw, Context& ctx) const {
   ctx.owner = route.owner;
   authorize(route, ctx.identity);
   const rapport::Request request = buildRequest(raw, std::move(match), ctx.requestId, ctx.identity);
-  RequestScope scope(ctx.requestId);  // names the request in the event log
+  // Names the request and its actor in the event log.
+  RequestScope scope(ctx.requestId,
+                     ctx.identity ? rapport::actorOf(*ctx.identity) : rapport::Actor{});
   std::unique_ptr<IdempotencyKeys::Claim> claim;
   if (const auto key = idempotencyKey(request, route, options_)) {
     IdempotencyKeys::Begun begun = options_.idempotency->begin(request, *key, ctx.nowMicros);

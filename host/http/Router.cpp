@@ -1,9 +1,11 @@
 #include "http/Router.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "http/UrlCoding.h"
+#include "rapport/scopes.h"
 
 namespace rapport::host {
 
@@ -122,6 +124,11 @@ void Router::add(const std::string& method, const std::string& pattern, rapport:
                  rapport::RouteOptions options, const std::string& owner, RouteBody body) {
   if (!isMethod(method)) throw std::logic_error("Route method '" + method + "' is not a method");
   if (!handler) throw std::logic_error("Route " + method + " " + pattern + " has no handler");
+  if (!rapport::isValidScopeDeclaration(options.scope)) {
+    throw std::logic_error("Route " + method + " " + pattern + " of '" + owner +
+                           "' declares a malformed scope '" + options.scope + "'");
+  }
+  std::string keyScope = rapport::requiredScope(options.scope, method);
   auto names = parsePattern(pattern);
   const auto segments = splitPath(pattern);
   Node* node = root_.get();
@@ -143,7 +150,8 @@ void Router::add(const std::string& method, const std::string& pattern, rapport:
                                                              std::move(names),
                                                              body,
                                                              {},
-                                                             {}}));
+                                                             {},
+                                                             std::move(keyScope)}));
   ++size_;
 }
 
@@ -204,6 +212,25 @@ std::vector<const Route*> Router::routes() const {
     return a->pattern != b->pattern ? a->pattern < b->pattern : a->method < b->method;
   });
   return out;
+}
+
+std::vector<std::string> Router::scopes() const {
+  // Scopes of what no route serves yet (imports and exports, decisions §17)
+  // are grantable already, so keys made today keep working then.
+  std::set<std::string> out = {"webhooks:manage", "events:read",
+                               "fields:manage",   "imports:write",
+                               "exports:read",    std::string(rapport::kEveryScope)};
+  for (const Route* route : routes()) {
+    const std::string& declared = route->options.scope;
+    if (declared.empty() || declared == rapport::kAnyApiKey) continue;
+    if (declared.find(':') != std::string::npos) {
+      out.insert(declared);
+    } else if (declared != rapport::kEveryScope) {
+      out.insert(declared + ":read");
+      out.insert(declared + ":write");
+    }
+  }
+  return {out.begin(), out.end()};
 }
 
 RouteMatch Router::match(std::string_view method, std::string_view path) const {

@@ -50,6 +50,10 @@ struct Route {
   std::optional<rapport::RouteDoc> doc;
   // What RouteDoc cannot say (api_doc.h RouteDocExtra); absent: nothing.
   std::optional<rapport::RouteDocExtra> extra;
+  // The scope an API key needs for this method (rapport::requiredScope of
+  // options.scope): "contacts:read", "webhooks:manage", kAnyApiKey; empty:
+  // refused to keys.
+  std::string keyScope = {};
 };
 
 struct RouteMatch {
@@ -88,6 +92,10 @@ class Router {
 
   // Every route, ordered by pattern then method (the API document's order).
   std::vector<const Route*> routes() const;
+  // Every scope a key may hold here (decisions §15): "<name>:read" and
+  // "<name>:write" of each resource scope the routes declared, each exact
+  // scope they declared, the scopes of no resource and "*". Sorted.
+  std::vector<std::string> scopes() const;
 
   RouteMatch match(std::string_view method, std::string_view path) const;
 

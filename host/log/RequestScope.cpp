@@ -6,12 +6,14 @@ namespace rapport::host {
 namespace {
 
 const std::string kNone;
-thread_local const std::string* tCurrent = nullptr;
+const rapport::Actor kSystem;
+thread_local const RequestScope* tCurrent = nullptr;
 
 }  // namespace
 
-RequestScope::RequestScope(std::string requestId) : id_(std::move(requestId)), previous_(tCurrent) {
-  tCurrent = &id_;
+RequestScope::RequestScope(std::string requestId, rapport::Actor actor)
+    : id_(std::move(requestId)), actor_(std::move(actor)), previous_(tCurrent) {
+  tCurrent = this;
 }
 
 RequestScope::~RequestScope() {
@@ -19,7 +21,11 @@ RequestScope::~RequestScope() {
 }
 
 const std::string& RequestScope::current() {
-  return tCurrent ? *tCurrent : kNone;
+  return tCurrent ? tCurrent->id_ : kNone;
+}
+
+const rapport::Actor& RequestScope::actor() {
+  return tCurrent ? tCurrent->actor_ : kSystem;
 }
 
 }  // namespace rapport::host

@@ -11,6 +11,7 @@
 #include "openapi/CustomFieldsDocument.h"
 #include "rapport/api_doc.h"
 #include "rapport/error.h"
+#include "rapport/scopes.h"
 
 #ifndef RAPPORT_SERVER_VERSION
 #error "RAPPORT_SERVER_VERSION must be defined (host/CMakeLists.txt)"
@@ -239,11 +240,17 @@ std::string accessText(const Route& route) {
     return "Access: the bearer token, which the route checks itself (401 without a valid one).";
   }
   if (route.options.access == rapport::Access::Public) return "Access: public, no token needed.";
-  if (route.options.roles.empty()) return "Access: a bearer token; any role.";
+  std::string keys = " API keys: refused.";
+  if (route.keyScope == rapport::kAnyApiKey) {
+    keys = " API keys: any.";
+  } else if (!route.keyScope.empty()) {
+    keys = " API keys: with the scope " + route.keyScope + ".";
+  }
+  if (route.options.roles.empty()) return "Access: a bearer token; any role." + keys;
   std::string roles;
   for (auto role : route.options.roles)
     roles += (roles.empty() ? "" : ", ") + std::string(rapport::roleName(role));
-  return "Access: a bearer token. Roles: " + roles + ".";
+  return "Access: a bearer token. Roles: " + roles + "." + keys;
 }
 
 // The success answer: the envelope around the described data, or, for a
@@ -339,7 +346,17 @@ Json operation(const Route& route, const ConditionalRoutes* conditions,
   op.set("tags", Json(Json::Array{Json(operationTag(route))}));
   op.set("x-rapport-module", route.owner);
   if (lifecycle.deprecated) op.set("deprecated", true);
-  if (!needsToken(route)) op.set("security", Json::array());
+  if (!needsToken(route)) {
+    op.set("security", Json::array());
+  } else if (!route.keyScope.empty()) {
+    // A user's token, or an API key holding the scope (decisions §15).
+    op.set("x-rapport-scope", route.keyScope);
+    const Json scopes = route.keyScope == rapport::kAnyApiKey
+                            ? Json::array()
+                            : Json(Json::Array{Json(route.keyScope)});
+    op.set("security", Json(Json::Array{Json::object({{"bearerAuth", Json::array()}}),
+                                        Json::object({{"apiKey", scopes}})}));
+  }
   Json params = parameters(route, kind);
   if (params.size() > 0) op.set("parameters", std::move(params));
   if (doc && !doc->body.isNull()) {
@@ -412,7 +429,11 @@ std::vector<int> routeErrorStatuses(const Route& route) {
   std::set<int> statuses = {429, 500, 503};
   const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
   if (needsToken(route)) statuses.insert(401);
-  if (!route.options.roles.empty()) statuses.insert(403);
+  // A role the caller lacks, or an API key without the scope (or refused).
+  if (!route.options.roles.empty() ||
+      (needsToken(route) && route.keyScope != rapport::kAnyApiKey)) {
+    statuses.insert(403);
+  }
   if (hasPathParams(route)) statuses.insert(404);
   if (parsesBody(route)) statuses.insert(400);
   if (doc && !doc->body.isNull()) statuses.insert({400, 413, 422});
@@ -434,10 +455,18 @@ rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
        {"responses", responseComponents()},
        {"headers", headerComponents()},
        {"securitySchemes",
-        Json::object({{"bearerAuth",
-                       Json::object({{"type", "http"},
-                                     {"scheme", "bearer"},
-                                     {"description", "The token of POST /v1/auth/login."}})}})}});
+        Json::object(
+            {{"bearerAuth", Json::object({{"type", "http"},
+                                          {"scheme", "bearer"},
+                                          {"description", "The token of POST /v1/auth/login."}})},
+             {"apiKey",
+              Json::object({{"type", "http"},
+                            {"scheme", "bearer"},
+                            {"bearerFormat", "rk_..."},
+                            {"description",
+                             "An API key of POST /v1/api-keys (docs/api-keys.md). An operation "
+                             "lists the scope it needs here and in x-rapport-scope; one "
+                             "without this scheme refuses keys (403)."}})}})}});
   return Json::object(
       {{"openapi", "3.1.0"},
        {"info", Json::object({{"title", "Rapport CRM API"},

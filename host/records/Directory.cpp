@@ -86,6 +86,11 @@ const RecordQuery* Directory::query(const std::string& type) const {
   return owned != nullptr && owned->record.query ? &*owned->record.query : nullptr;
 }
 
+std::string Directory::scope(const std::string& type) const {
+  const Owned* owned = find(type);
+  return owned != nullptr ? owned->record.scope : std::string();
+}
+
 void Directory::augment(Queryable& db, const std::string& companyId, const std::string& type,
                         Json::Array& records) const {
   if (records.empty()) return;

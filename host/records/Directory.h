@@ -44,6 +44,7 @@ class Directory : public RecordDirectory {
   void augment(Queryable& db, const std::string& companyId, const std::string& type,
                Json::Array& records) const override;
   void deleted(Tx& tx, const std::string& type, const std::string& id) const override;
+  std::string scope(const std::string& type) const override;
 
  private:
   struct Owned {

@@ -74,6 +74,7 @@ void GroupCommit::run(const Work& work) {
   Member self;
   self.work = &work;
   self.requestId = RequestScope::current();
+  self.actor = RequestScope::actor();
   {
     std::unique_lock lock(mutex_);
     queueOf(self).push_back(&self);
@@ -163,7 +164,7 @@ void GroupCommit::runBatch() {
     if (member == nullptr) break;
     members.push_back(member);
     try {
-      RequestScope scope(member->requestId);
+      RequestScope scope(member->requestId, member->actor);
       member->thrown = runInSavepoint(connection, *member->work);
       if (!connection.inTransaction()) failure = lostBatchError(member->thrown);
     } catch (...) {

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "rapport/db.h"
+#include "rapport/events.h"
 #include "storage/SessionPool.h"
 
 namespace rapport::host {
@@ -89,6 +90,7 @@ class GroupCommit {
   struct Member {
     const Work* work = nullptr;
     std::string requestId;
+    rapport::Actor actor;  // RequestScope's, for the events its work records
     bool started = false;  // a leader took it
     bool done = false;     // its batch ended: the fields below are final
     bool lead = false;     // it leads the next batch

@@ -31,7 +31,10 @@ rapport::ResourceSpec productsResource() {
           .storage = {.migration = "0003_products",
                       .replaces = {"0001_products", "0002_counts"},
                       .recordColumn = "product_id"},
-          .customFields = {.migration = "0004_products_custom_fields"}};
+          .customFields = {.migration = "0004_products_custom_fields"},
+          // API keys read it with products:read and change it with
+          // products:write (rapport/scopes.h); the path's last segment too.
+          .scope = "products"};
 }
 
 class ProductsModule final : public rapport::Module {

@@ -54,7 +54,8 @@ class PipelinesModule final : public rapport::Module {
                        return pipelinesJson(rows, store::stagesOf(db, companyId, {id})).front();
                      },
                      .path = "/crm/pipelines/{id}",
-                     .query = pipelinesQuery()});
+                     .query = pipelinesQuery(),
+                     .scope = "pipelines"});
     registry.recordType(
         "stage", {.exists = &store::stageExists,
                   .fetch = [](Queryable& db, const std::string& companyId, const std::string& id,
@@ -64,16 +65,22 @@ class PipelinesModule final : public rapport::Module {
                     return stageJson(*row);
                   },
                   .path = "/crm/pipelines/{id}/stages/{stage_id}",
-                  .query = stagesQuery()});
+                  .query = stagesQuery(),
+                  .scope = "pipelines"});
 
-    // Reads are open to every member; changes need owner or admin (403).
-    const rapport::RouteOptions managers{.roles = {rapport::Role::Owner, rapport::Role::Admin}};
-    registry.route("GET", "/crm/pipelines", [this](const Request& r) { return routes_->list(r); });
+    // Reads are open to every member; changes need owner or admin (403). An
+    // API key needs pipelines:read to read, pipelines:write to change.
+    const rapport::RouteOptions readers{.scope = "pipelines"};
+    const rapport::RouteOptions managers{.roles = {rapport::Role::Owner, rapport::Role::Admin},
+                                         .scope = "pipelines"};
+    registry.route(
+        "GET", "/crm/pipelines", [this](const Request& r) { return routes_->list(r); }, readers);
     registry.route(
         "POST", "/crm/pipelines", [this](const Request& r) { return routes_->create(r); },
         managers);
-    registry.route("GET", "/crm/pipelines/{id}",
-                   [this](const Request& r) { return routes_->get(r); });
+    registry.route(
+        "GET", "/crm/pipelines/{id}", [this](const Request& r) { return routes_->get(r); },
+        readers);
     registry.route(
         "PATCH", "/crm/pipelines/{id}", [this](const Request& r) { return routes_->update(r); },
         managers);
@@ -81,8 +88,9 @@ class PipelinesModule final : public rapport::Module {
         "DELETE", "/crm/pipelines/{id}", [this](const Request& r) { return routes_->remove(r); },
         managers);
 
-    registry.route("GET", "/crm/pipelines/{id}/stages",
-                   [this](const Request& r) { return routes_->stages(r); });
+    registry.route(
+        "GET", "/crm/pipelines/{id}/stages",
+        [this](const Request& r) { return routes_->stages(r); }, readers);
     registry.route(
         "POST", "/crm/pipelines/{id}/stages",
         [this](const Request& r) { return routes_->createStage(r); }, managers);
@@ -90,8 +98,9 @@ class PipelinesModule final : public rapport::Module {
     registry.route(
         "PATCH", "/crm/pipelines/{id}/stages/reorder",
         [this](const Request& r) { return routes_->reorder(r); }, managers);
-    registry.route("GET", "/crm/pipelines/{id}/stages/{stage_id}",
-                   [this](const Request& r) { return routes_->getStage(r); });
+    registry.route(
+        "GET", "/crm/pipelines/{id}/stages/{stage_id}",
+        [this](const Request& r) { return routes_->getStage(r); }, readers);
     registry.route(
         "PATCH", "/crm/pipelines/{id}/stages/{stage_id}",
         [this](const Request& r) { return routes_->updateStage(r); }, managers);

@@ -20,13 +20,15 @@ NewDelivery eventDelivery(const std::string& webhookId, const Event& event, std:
                        .lease = std::nullopt,
                        .leaseUntil = std::nullopt};
   delivery.payload =
-      envelopeJson(delivery.envelopeId, event.type, event.createdAt, event.data).dump();
+      envelopeJson(delivery.envelopeId, event.type, event.createdAt, event.actor, event.data)
+          .dump();
   // Over the cap the receiver gets the record's id and fetches it: the
   // outbox keeps no huge copies per webhook for weeks, and receivers that
   // cap their request bodies still take every delivery.
   if (delivery.payload.size() > maxPayloadBytes) {
     delivery.payload =
-        thinEnvelopeJson(delivery.envelopeId, event.type, event.createdAt, event.data).dump();
+        thinEnvelopeJson(delivery.envelopeId, event.type, event.createdAt, event.actor, event.data)
+            .dump();
   }
   return delivery;
 }

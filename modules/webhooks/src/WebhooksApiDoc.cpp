@@ -67,11 +67,12 @@ Json envelopeSchema() {
       {{"id", schema::id("evt_", "The envelope's id: unique per delivery.")},
        {"event", schema::string("The event type (webhook.ping for a ping).")},
        {"created_at", schema::timestamp("When the event happened.")},
+       {"actor", schema::ref("Actor")},
        {"data", schema::object({}, {},
                                "The event's data, as `data` in GET /v1/events (the record, or "
                                "{\"id\"} for a deletion); {\"webhook_id\"} for a ping.")
                     .set("additionalProperties", true)}},
-      {"id", "event", "created_at", "data"}, "The envelope as posted.");
+      {"id", "event", "created_at", "actor", "data"}, "The envelope as posted.");
 }
 
 // A create or a PATCH; a PATCH with a secret replaces it.

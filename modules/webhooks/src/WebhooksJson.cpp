@@ -64,19 +64,20 @@ Json eventTypeJson(const EventType& type) {
 }
 
 Json envelopeJson(const std::string& envelopeId, const std::string& event, std::int64_t createdAt,
-                  const Json& data) {
+                  const Actor& actor, const Json& data) {
   return Json::object({{"id", envelopeId},
                        {"event", event},
                        {"created_at", isoTimestamp(createdAt)},
+                       {"actor", actorJson(actor)},
                        {"data", data}});
 }
 
 Json thinEnvelopeJson(const std::string& envelopeId, const std::string& event,
-                      std::int64_t createdAt, const Json& data) {
+                      std::int64_t createdAt, const Actor& actor, const Json& data) {
   Json thin = Json::object();
   const Json* id = data.isObject() ? data.find("id") : nullptr;
   if (id != nullptr && id->isString()) thin.set("id", *id);
-  Json envelope = envelopeJson(envelopeId, event, createdAt, thin);
+  Json envelope = envelopeJson(envelopeId, event, createdAt, actor, thin);
   envelope.set("data_omitted", true);
   return envelope;
 }

@@ -29,13 +29,13 @@ Json deliveryDetailJson(const Row& row);
 // {event, description, module}
 Json eventTypeJson(const EventType& type);
 
-// The envelope a receiver gets: {id, event, created_at, data}.
+// The envelope a receiver gets: {id, event, created_at, actor, data}.
 Json envelopeJson(const std::string& envelopeId, const std::string& event, std::int64_t createdAt,
-                  const Json& data);
+                  const Actor& actor, const Json& data);
 // The envelope of an event too large for webhooks.max_payload_bytes:
-// {id, event, created_at, data: {id}, data_omitted: true}; data is {} when
-// the event's data has no string id.
+// {id, event, created_at, actor, data: {id}, data_omitted: true}; data is
+// {} when the event's data has no string id.
 Json thinEnvelopeJson(const std::string& envelopeId, const std::string& event,
-                      std::int64_t createdAt, const Json& data);
+                      std::int64_t createdAt, const Actor& actor, const Json& data);
 
 }  // namespace rapport::webhooks

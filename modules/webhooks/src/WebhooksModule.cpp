@@ -182,8 +182,10 @@ class WebhooksModule final : public Module {
 
     // GET /webhooks/events is open to every member; everything else needs
     // owner or admin (decisions §2): a member gets 403.
+    // An API key needs webhooks:manage for every one of them (decisions §15).
     const RouteOptions managers{.access = Access::Authenticated,
-                                .roles = {Role::Owner, Role::Admin}};
+                                .roles = {Role::Owner, Role::Admin},
+                                .scope = "webhooks:manage"};
     auto route = [&](const char* method, const char* path,
                      Response (WebhooksRoutes::*handler)(const Request&), RouteOptions options) {
       registry.route(
@@ -191,7 +193,7 @@ class WebhooksModule final : public Module {
           std::move(options));
     };
     // A literal segment wins over a parameter (host Router): "events" is no webhook id.
-    route("GET", "/webhooks/events", &WebhooksRoutes::eventTypes, {});
+    route("GET", "/webhooks/events", &WebhooksRoutes::eventTypes, {.scope = "webhooks:manage"});
     route("GET", "/webhooks", &WebhooksRoutes::list, managers);
     route("POST", "/webhooks", &WebhooksRoutes::create, managers);
     route("GET", "/webhooks/{id}", &WebhooksRoutes::get, managers);

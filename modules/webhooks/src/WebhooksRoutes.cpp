@@ -180,9 +180,9 @@ Response WebhooksRoutes::ping(const Request& request) {
                          .nextAttemptAt = std::nullopt,
                          .lease = lease.token,
                          .leaseUntil = lease.until};
-    delivery.payload =
-        envelopeJson(delivery.envelopeId, kPingEvent, now, Json::object({{"webhook_id", id}}))
-            .dump();
+    delivery.payload = envelopeJson(delivery.envelopeId, kPingEvent, now, actorOf(request.identity),
+                                    Json::object({{"webhook_id", id}}))
+                           .dump();
     delivery_store::insert(tx, delivery);
     claimed = {.id = delivery.id,
                .companyId = tx.companyId(),

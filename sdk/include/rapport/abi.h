@@ -147,7 +147,16 @@
 //        by a semi-join); batch.h's UpsertMatch takes the item's match_on.
 //        Records of an opted-in resource carry custom_fields, and the
 //        engine serves <path>/fields.
-#define RAPPORT_SDK_ABI_MAJOR 9
+//   10.0: API keys with scopes (issue 24, decisions §15, scopes.h):
+//        http.h: Identity gains principal (Principal: User, ApiKey), scopes,
+//        isApiKey() and principalId(); RouteOptions gains scope (what a
+//        key needs: a resource's scope name, an exact scope, kAnyApiKey,
+//        or "" for routes refused to keys). resource.h: ResourceSpec::scope.
+//        records.h: RecordType::scope and RecordDirectory::scope (appended).
+//        record_query.h: ListRequest::caller (hops and includes need the
+//        target's read scope). events.h: Actor, Event::actor, actorOf and
+//        actorJson (who caused an event: user, api_key or system).
+#define RAPPORT_SDK_ABI_MAJOR 10
 #define RAPPORT_SDK_ABI_MINOR 0
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 

@@ -25,6 +25,7 @@
 
 #include "rapport/db.h"
 #include "rapport/export.h"
+#include "rapport/http.h"
 #include "rapport/json.h"
 
 namespace rapport {
@@ -35,6 +36,13 @@ struct EventType {
   std::string module;       // filled in by the host
 };
 
+// Since 10.0. Who caused an event (decisions §15, §16): a user, an API key,
+// or the system (a job, start-up). The host fills it from the request.
+struct Actor {
+  std::string type = "system";  // "user", "api_key" or "system"
+  std::string id = {};          // user_... or key_...; empty for "system"
+};
+
 struct Event {
   std::string id;              // evt_..., the occurrence in the log
   std::string type;            // "crm.contact.created"
@@ -43,7 +51,16 @@ struct Event {
   std::string requestId;       // X-Request-Id of the request, "" outside requests
   std::int64_t createdAt = 0;  // microseconds since the epoch
   Json data;                   // the record as GET returns it; {"id"} for deletions
+  Actor actor = {};            // since 10.0
 };
+
+// Since 10.0. The actor of what `identity` does: {"user", user_...} or
+// {"api_key", key_...}; the system when it is not authenticated.
+RAPPORT_SDK_API Actor actorOf(const Identity& identity);
+
+// Since 10.0. {"type": ..., "id": ...} ({"type": "system"} without an id):
+// how the event log and webhook envelopes show an actor.
+RAPPORT_SDK_API Json actorJson(const Actor& actor);
 
 // Called inside the emitting transaction, after the event row is written.
 // Throwing rolls the whole transaction back.

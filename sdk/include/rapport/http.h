@@ -31,13 +31,28 @@ struct RAPPORT_SDK_API HeaderNameLess {
 };
 using Headers = std::map<std::string, std::string, HeaderNameLess>;
 
+// Since 10.0. Who stands behind a bearer token (decisions §15): a person's
+// session token ("rpt_...") or a company's API key ("rk_...").
+enum class Principal { User, ApiKey };
+
 // Who is calling, resolved by the host from the bearer token alone.
 struct Identity {
   bool authenticated = false;
-  std::string userId;     // user_...
+  std::string userId;     // user_...; empty for an API key
   std::string companyId;  // comp_... (the tenant company the token resolves)
+  // A user's role in the company; an API key acts as Admin (never Owner).
   Role role = Role::Member;
-  std::string tokenId;  // opaque id of the token record (never the token itself)
+  // Opaque id of the token record (never the token itself); an API key's
+  // own id (key_...).
+  std::string tokenId;
+  // --- Since 10.0 ---
+  Principal principal = Principal::User;
+  // An API key's scopes (scopes.h); empty for a user, who is never asked.
+  std::vector<std::string> scopes = {};
+
+  bool isApiKey() const { return principal == Principal::ApiKey; }
+  // Whom events and history name as the actor: user_... or key_...
+  const std::string& principalId() const { return isApiKey() ? tokenId : userId; }
 };
 
 class RAPPORT_SDK_API Request {
@@ -91,7 +106,16 @@ enum class Access {
 struct RouteOptions {
   Access access = Access::Authenticated;
   // Roles allowed to call the route; empty means every member of the company.
-  std::vector<Role> roles;
+  std::vector<Role> roles = {};
+  // Since 10.0. What an API key must hold to call the route (scopes.h):
+  //   "contacts"        the resource's scope name: GET needs contacts:read,
+  //                     every other method contacts:write;
+  //   "contacts:read"   exactly that scope (POST <path>/search reads);
+  //   "webhooks:manage" likewise, for the scopes of no resource;
+  //   kAnyApiKey        every key (GET /auth/me);
+  //   ""                refused to API keys: 403 (deny by default).
+  // Users are never asked for scopes. Registry::route refuses a malformed one.
+  std::string scope = {};
 };
 
 }  // namespace rapport

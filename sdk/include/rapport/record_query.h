@@ -193,6 +193,10 @@ struct ListRequest {
   std::string cursor = "";
   bool count = false;
   PageRequest page = {};
+  // Since 10.0. Who asks (read() and search() copy the request's identity):
+  // an API key needs the read scope of every type a hop filter or an
+  // include reaches (scopes.h), else 403.
+  Identity caller = {};
 };
 
 // A record type's query language. Cheap to copy (copies share the declaration).

@@ -93,6 +93,9 @@ struct RecordType {
   RecordFetch fetch;
   std::string path = {};
   std::optional<RecordQuery> query = std::nullopt;
+  // Since 10.0. The scope name API keys need to read it ("contacts": a
+  // hop filter or an include of it needs contacts:read); empty: none may.
+  std::string scope = {};
 };
 
 // Asked inside the deleting transaction before any reaction runs: nullopt
@@ -139,6 +142,8 @@ class RAPPORT_VISIBLE RecordDirectory {
   // rapport::Error 409 with the first refusal's message), then runs every
   // onRecordDeleted reaction.
   virtual void deleted(Tx& tx, const std::string& type, const std::string& id) const = 0;
+  // Since 10.0. RecordType::scope of `type`; empty for an unknown type.
+  virtual std::string scope(const std::string& type) const = 0;
 };
 
 }  // namespace rapport

@@ -389,6 +389,11 @@ struct ResourceSpec {
   std::string deleteDescription = "";
   // --- Since 9.0 ---
   ResourceCustomFields customFields = {};
+  // --- Since 10.0 ---
+  // The scope name API keys need (scopes.h): "<scope>:read" for the reads
+  // (POST <path>/search included), "<scope>:write" for the writes, batch and
+  // actions. Empty: the path's last segment ("/crm/products" -> "products").
+  std::string scope = "";
 };
 
 // A resource built from its declaration. Cheap to copy (copies share the

@@ -20,6 +20,7 @@
 #include "rapport/records.h"
 #include "rapport/resource.h"
 #include "rapport/roles.h"
+#include "rapport/scopes.h"
 #include "rapport/secrets.h"
 #include "rapport/time.h"
 #include "rapport/validation.h"

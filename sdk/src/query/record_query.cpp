@@ -12,6 +12,7 @@
 #include "rapport/list.h"
 #include "rapport/module.h"
 #include "rapport/records.h"
+#include "rapport/scopes.h"
 #include "shape.h"
 
 namespace rapport {
@@ -60,11 +61,20 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
                              const std::function<Json(const Row&)>& toJson) const {
   const query::Compiled& self = query::Access::of(*this);
   const RecordDirectory& records = host.records();
-  query::checkOutputs(self, records, list);
+  // An API key reads other types through hops and includes only with their
+  // read scope (scopes.h).
+  const query::Readable readable = [&](const std::string& type) {
+    if (!list.caller.isApiKey()) return;
+    const std::string scope = records.scope(type);
+    requireScope(list.caller, (scope.empty() ? type : scope) + ":read");
+  };
+  query::checkOutputs(self, records, list, readable);
   const Sort sort = sortOf(list.sort);
-  const std::vector<query::Condition> conditions =
-      query::compileFilter(self, list.filter, where.dialect(), where.tenant(),
-                           [&](const std::string& type) { return records.query(type); });
+  const std::vector<query::Condition> conditions = query::compileFilter(
+      self, list.filter, where.dialect(), where.tenant(), [&](const std::string& type) {
+        readable(type);
+        return records.query(type);
+      });
   // On SQLite a keyset page may read a range through the order's index
   // instead (compiled.h, Condition::walkingSql): that second clause is only
   // built when the list has such a range.
@@ -108,7 +118,7 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
     for (const Row& row : rows) out.push_back(toJson(row));
     records.augment(db, where.tenant(), self.schema.recordType, out);
     for (const std::string& name : list.include) {
-      query::embed(self, records, db, where.tenant(), name, out);
+      query::embed(self, records, db, where.tenant(), name, out, readable);
     }
     query::project(list, out);
     return Json(std::move(out));
@@ -143,8 +153,10 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
 
 Response RecordQuery::search(Host& host, const Request& request, const std::string& columns,
                              const std::function<Json(const Row&)>& toJson) const {
-  return answer(host, readBody(request.bodyObject()),
-                WhereClause(host.db().dialect(), request.identity.companyId), columns, toJson);
+  ListRequest list = readBody(request.bodyObject());
+  list.caller = request.identity;
+  return answer(host, list, WhereClause(host.db().dialect(), request.identity.companyId), columns,
+                toJson);
 }
 
 }  // namespace rapport

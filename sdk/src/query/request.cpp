@@ -64,6 +64,7 @@ Json parseFilterText(const std::string& text, FieldErrors& errors) {
 
 ListRequest RecordQuery::read(const Request& request) const {
   ListRequest list;
+  list.caller = request.identity;
   FieldErrors errors;
   if (auto text = request.queryParam("filter")) list.filter = parseFilterText(*text, errors);
   if (auto text = request.queryParam("sort")) list.sort = commaList(*text);

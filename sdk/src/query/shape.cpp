@@ -26,7 +26,8 @@ const Json* memberAt(const Json& record, const std::string& path) {
 }  // namespace
 
 // `fields` and `include` checked against the declaration before any work.
-void checkOutputs(const Compiled& self, const RecordDirectory& records, const ListRequest& list) {
+void checkOutputs(const Compiled& self, const RecordDirectory& records, const ListRequest& list,
+                  const Readable& readable) {
   FieldErrors errors;
   for (const std::string& name : list.fields) {
     if (!self.outputs.contains(name)) {
@@ -40,13 +41,19 @@ void checkOutputs(const Compiled& self, const RecordDirectory& records, const Li
     if (!known) errors["include"].push_back("The reference " + name + " cannot be included.");
   }
   if (!errors.empty()) throw Error::validation(std::move(errors));
+  for (const std::string& name : list.include) {
+    if (const auto hop = self.byHop.find(name); hop != self.byHop.end()) {
+      readable(hop->second->reference);
+    }
+  }
 }
 
 // Each record gets the referenced record `name` as its owner's GET shows it
 // (fetched once per distinct id, with the augments other modules add, such
 // as a stage's deal counters), or null.
 void embed(const Compiled& self, const RecordDirectory& records, Queryable& db,
-           const std::string& tenant, const std::string& name, Json::Array& out) {
+           const std::string& tenant, const std::string& name, Json::Array& out,
+           const Readable& readable) {
   using Target = std::pair<std::string, std::string>;  // type, id
   std::vector<std::optional<Target>> targets;
   targets.reserve(out.size());
@@ -79,6 +86,7 @@ void embed(const Compiled& self, const RecordDirectory& records, Queryable& db,
       ids.push_back(target->second);
     }
   }
+  for (const auto& entry : idsByType) readable(entry.first);
   std::map<Target, Json> found;
   for (const auto& [type, ids] : idsByType) {
     Json::Array fetched;

@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "rapport/error.h"
+#include "rapport/scopes.h"
 
 namespace rapport {
 namespace resource_detail {
@@ -222,6 +223,16 @@ void checkSpec(const ResourceSpec& spec) {
   }
   checkStorage(spec);
   checkActions(spec);
+  const std::string scope = scopeOf(spec);
+  if (scope.empty() || scope.find(':') != std::string::npos || scope == kEveryScope ||
+      scope == kAnyApiKey || !isValidScopeDeclaration(scope)) {
+    refuse("invalid scope name '" + scope + "'");
+  }
+}
+
+std::string scopeOf(const ResourceSpec& spec) {
+  if (!spec.scope.empty()) return spec.scope;
+  return spec.path.substr(spec.path.find_last_of('/') + 1);
 }
 
 // --- The query language ------------------------------------------------------

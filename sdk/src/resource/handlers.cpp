@@ -347,7 +347,8 @@ class Handlers {
                               snapshot ? &snapshot->fields : nullptr);
                 },
             .path = resource.spec().path + "/{id}",
-            .query = resource.query()};
+            .query = resource.query(),
+            .scope = scopeOf(resource.spec())};
   }
 
  private:
@@ -520,8 +521,12 @@ std::set<std::string> unavailableModules(const ResourceSpec& spec, const Host& h
 
 void installRecordRoutes(const std::shared_ptr<const Handlers>& handlers, const ResourceSpec& spec,
                          Registry& registry) {
-  const RouteOptions read{};
-  const RouteOptions write{.access = Access::Authenticated, .roles = spec.writeRoles};
+  const std::string scope = scopeOf(spec);
+  const RouteOptions read{.scope = scope};
+  const RouteOptions write{
+      .access = Access::Authenticated, .roles = spec.writeRoles, .scope = scope};
+  // A search reads, whatever its method.
+  const RouteOptions search{.scope = scope + ":read"};
   const std::string one = spec.path + "/{id}";
   registry.route(
       "GET", spec.path, [handlers](const Request& r) { return handlers->list(r); }, read);
@@ -529,7 +534,7 @@ void installRecordRoutes(const std::shared_ptr<const Handlers>& handlers, const 
       "POST", spec.path, [handlers](const Request& r) { return handlers->create(r); }, write);
   registry.route(
       "POST", spec.path + "/search", [handlers](const Request& r) { return handlers->search(r); },
-      read);
+      search);
   registry.route(
       "GET", one, [handlers](const Request& r) { return handlers->get(r); }, read);
   registry.route(
@@ -550,9 +555,11 @@ void installReferences(const std::shared_ptr<const Handlers>& handlers, const Re
     for (const ResourceReference& target : field.references) {
       if (!isAvailable(target, handlers->unavailable())) continue;
       if (!target.subList.empty()) {
-        registry.route("GET", target.subList, [handlers, &field, &target](const Request& r) {
-          return handlers->subList(r, field, target);
-        });
+        registry.route("GET", target.subList,
+                       [handlers, &field, &target](const Request& r) {
+                         return handlers->subList(r, field, target);
+                       },
+                       {.scope = scopeOf(spec)});
       }
       if (target.unlinkOnDelete) {
         // The handlers keep the declaration the references point into.
@@ -635,8 +642,11 @@ std::shared_ptr<DefinitionRoutes> customFieldsOf(Host& host, const Resource& res
 
 void installCustomFields(const std::shared_ptr<DefinitionRoutes>& definitions,
                          const ResourceSpec& spec, Registry& registry) {
-  const RouteOptions read{};
-  const RouteOptions write{.access = Access::Authenticated, .roles = {Role::Owner, Role::Admin}};
+  // Definitions are read with the records' scope and changed with fields:manage.
+  const RouteOptions read{.scope = scopeOf(spec)};
+  const RouteOptions write{.access = Access::Authenticated,
+                           .roles = {Role::Owner, Role::Admin},
+                           .scope = "fields:manage"};
   const std::string fields = spec.path + "/fields";
   const std::string one = fields + "/{key}";
   registry.route(

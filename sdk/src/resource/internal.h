@@ -65,6 +65,7 @@ std::string subjectOf(const ResourceSpec& spec);
 std::string titleOf(const ResourceSpec& spec);        // "CRM company"; "product"
 std::string pluralTitleOf(const ResourceSpec& spec);  // "CRM companies"; "products"
 std::string schemaNameOf(const ResourceSpec& spec);   // "CrmCompany"; "Product"
+std::string scopeOf(const ResourceSpec& spec);        // "companies"; "products" (scopes.h)
 std::string notFoundMessage(const ResourceSpec& spec);
 std::string duplicateMessage(const ResourceSpec& spec);
 // "The company_id field cannot be used: the companies module is not enabled."

@@ -155,8 +155,9 @@ class WebhooksRotationTest : public CppUnit::TestFixture {
     const Json envelope = Json::parse(thin.body);
     std::set<std::string> members;
     for (const auto& member : envelope.asObject()) members.insert(member.first);
-    CPPUNIT_ASSERT_MESSAGE(thin.body, members == (std::set<std::string>{"id", "event", "created_at",
-                                                                        "data", "data_omitted"}));
+    CPPUNIT_ASSERT_MESSAGE(
+        thin.body, members == (std::set<std::string>{"id", "event", "created_at", "actor", "data",
+                                                     "data_omitted"}));
     CPPUNIT_ASSERT(envelope["data_omitted"] == Json(true));
     WEBHOOKS_ASSERT_SAME_JSON(Json::object({{"id", large["id"]}}), envelope["data"]);
     CPPUNIT_ASSERT_EQUAL(std::string("crm.contact.created"), envelope["event"].asString());

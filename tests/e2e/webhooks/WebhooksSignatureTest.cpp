@@ -17,14 +17,19 @@ namespace {
 
 const Json kContactCreated = eventsList({"crm.contact.created"});
 
-// The envelope: exactly id (evt_), event, created_at (ISO-8601 UTC), data.
+// The envelope: exactly id (evt_), event, created_at (ISO-8601 UTC), actor
+// (decisions §15, §16: who caused it), data.
 Json assertEnvelope(const ReceivedRequest& request, const std::string& event) {
   const Json envelope = Json::parse(request.body);
   CPPUNIT_ASSERT_MESSAGE(request.body, envelope.isObject());
   std::set<std::string> members;
   for (const auto& member : envelope.asObject()) members.insert(member.first);
-  CPPUNIT_ASSERT_MESSAGE(request.body,
-                         members == (std::set<std::string>{"id", "event", "created_at", "data"}));
+  CPPUNIT_ASSERT_MESSAGE(
+      request.body,
+      members == (std::set<std::string>{"id", "event", "created_at", "actor", "data"}));
+  CPPUNIT_ASSERT_MESSAGE(request.body, envelope["actor"].isObject());
+  const std::string actor = envelope["actor"]["type"].asString();
+  CPPUNIT_ASSERT_MESSAGE(request.body, actor == "user" || actor == "api_key" || actor == "system");
   CPPUNIT_ASSERT_MESSAGE(request.body, envelope["id"].asString().rfind("evt_", 0) == 0 &&
                                            envelope["id"].asString().size() > 14);
   CPPUNIT_ASSERT_EQUAL(event, envelope["event"].asString());

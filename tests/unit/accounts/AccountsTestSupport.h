@@ -94,6 +94,7 @@ class NoRecords : public rapport::RecordDirectory {
   void augment(Queryable&, const std::string&, const std::string&,
                rapport::Json::Array&) const override {}
   void deleted(Tx&, const std::string&, const std::string&) const override {}
+  std::string scope(const std::string&) const override { return {}; }
 };
 
 class FakeHost : public rapport::Host {

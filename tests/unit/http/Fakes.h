@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "http/Authenticator.h"
 #include "rapport/config.h"
@@ -56,6 +57,18 @@ class FakeAuthenticator : public rapport::host::Authenticator {
     add("member-token-2", "user_m", "tok_m2", rapport::Role::Member);
     add("admin-token", "user_a", "tok_a", rapport::Role::Admin);
     add("owner-token", "user_o", "tok_o", rapport::Role::Owner);
+  }
+
+  // An API key of comp_1 (id `keyId`) holding `scopes`, presented as `token`.
+  void addKey(const std::string& token, const std::string& keyId, std::vector<std::string> scopes) {
+    rapport::Identity identity;
+    identity.authenticated = true;
+    identity.companyId = "comp_1";
+    identity.role = rapport::Role::Admin;
+    identity.tokenId = keyId;
+    identity.principal = rapport::Principal::ApiKey;
+    identity.scopes = std::move(scopes);
+    identities_[token] = identity;
   }
 
   std::optional<rapport::Identity> authenticate(const std::string& bearerToken) override {

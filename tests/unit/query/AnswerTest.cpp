@@ -151,6 +151,7 @@ class Directory final : public rapport::RecordDirectory {
   void augment(rapport::Queryable&, const std::string&, const std::string&,
                Json::Array&) const override {}
   void deleted(rapport::Tx&, const std::string&, const std::string&) const override {}
+  std::string scope(const std::string& type) const override { return type + "s"; }
 };
 
 class FakeHost final : public rapport::Host {
