@@ -105,15 +105,16 @@ void checkRead(const RawRequest& raw) {
 }
 
 void authorize(const Route& route, const std::optional<rapport::Identity>& identity) {
+  // An API key calls only the routes that declared a scope, with that scope
+  // (decisions §15), and then as what its role allows like anyone. Public
+  // routes too: a key sent to login or refresh is an account route's 403.
+  if (identity && identity->isApiKey()) {
+    if (route.keyScope.empty()) throw rapport::Error::forbidden("API keys cannot use this route.");
+    rapport::requireScope(*identity, route.keyScope);
+  }
   if (route.options.access == rapport::Access::Public) return;
   if (!identity) {
     throw rapport::Error::unauthorized().withHeader("WWW-Authenticate", "Bearer");
-  }
-  // An API key calls only the routes that declared a scope, with that scope
-  // (decisions §15), and then as what its role allows like anyone.
-  if (identity->isApiKey()) {
-    if (route.keyScope.empty()) throw rapport::Error::forbidden("API keys cannot use this route.");
-    rapport::requireScope(*identity, route.keyScope);
   }
   const auto& roles = route.options.roles;
   if (!roles.empty() && std::find(roles.begin(), roles.end(), identity->role) == roles.end()) {

@@ -7,6 +7,7 @@
 
 #include "rapport/api_doc.h"
 #include "rapport/error.h"
+#include "rapport/scopes.h"
 
 namespace rapport::host {
 namespace {
@@ -84,9 +85,12 @@ void describeUtilityRoutes(Router& router) {
                   "host");
 }
 
+// Anyone's, API keys' too: a key is refused every route that declares no
+// scope, public ones included (decisions §15; Pipeline.cpp authorize).
 rapport::RouteOptions publicRoute() {
   rapport::RouteOptions options;
   options.access = rapport::Access::Public;
+  options.scope = std::string(rapport::kAnyApiKey);
   return options;
 }
 
@@ -100,7 +104,8 @@ void registerUtilityRoutes(Router& router, const VersionPolicy& versions,
         return rapport::Response::ok(versions.versionsJson());
       },
       publicRoute(), "host");
-  router.add("GET", "/v1/errors/sample", errorSample, rapport::RouteOptions{}, "host");
+  router.add("GET", "/v1/errors/sample", errorSample,
+             rapport::RouteOptions{.scope = std::string(rapport::kAnyApiKey)}, "host");
   router.add(
       "GET", "/healthz",
       [](const rapport::Request&) {

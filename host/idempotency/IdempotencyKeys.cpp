@@ -67,7 +67,8 @@ IdempotencyKeys::Begun IdempotencyKeys::begin(const rapport::Request& request,
                                               const std::string& key, std::int64_t now) const {
   checkKey(key);
   const std::string& companyId = request.identity.companyId;
-  const std::string& userId = request.identity.userId;
+  // The caller: a user, or an API key (each key keeps its own keys).
+  const std::string& userId = request.identity.principalId();
   const std::string keyHash = rapport::sha256Hex(key);
   const std::string fingerprint = fingerprintOf(request);
   const std::string holder = rapport::randomToken(16);

@@ -349,13 +349,12 @@ Json operation(const Route& route, const ConditionalRoutes* conditions,
   if (!needsToken(route)) {
     op.set("security", Json::array());
   } else if (!route.keyScope.empty()) {
-    // A user's token, or an API key holding the scope (decisions §15).
-    op.set("x-rapport-scope", route.keyScope);
-    const Json scopes = route.keyScope == rapport::kAnyApiKey
-                            ? Json::array()
-                            : Json(Json::Array{Json(route.keyScope)});
+    // A user's token, or an API key holding the scope (decisions §15). The
+    // scope goes in x-rapport-scope: OpenAPI lists scopes in a requirement
+    // only for OAuth2 schemes, and linters refuse them on a bearer scheme.
+    if (route.keyScope != rapport::kAnyApiKey) op.set("x-rapport-scope", route.keyScope);
     op.set("security", Json(Json::Array{Json::object({{"bearerAuth", Json::array()}}),
-                                        Json::object({{"apiKey", scopes}})}));
+                                        Json::object({{"apiKey", Json::array()}})}));
   }
   Json params = parameters(route, kind);
   if (params.size() > 0) op.set("parameters", std::move(params));
@@ -430,10 +429,7 @@ std::vector<int> routeErrorStatuses(const Route& route) {
   const rapport::RouteDoc* doc = route.doc ? &*route.doc : nullptr;
   if (needsToken(route)) statuses.insert(401);
   // A role the caller lacks, or an API key without the scope (or refused).
-  if (!route.options.roles.empty() ||
-      (needsToken(route) && route.keyScope != rapport::kAnyApiKey)) {
-    statuses.insert(403);
-  }
+  if (!route.options.roles.empty() || route.keyScope != rapport::kAnyApiKey) statuses.insert(403);
   if (hasPathParams(route)) statuses.insert(404);
   if (parsesBody(route)) statuses.insert(400);
   if (doc && !doc->body.isNull()) statuses.insert({400, 413, 422});
@@ -460,13 +456,14 @@ rapport::Json openApiDocument(const Router& router, const ApiSchemas& schemas,
                                           {"scheme", "bearer"},
                                           {"description", "The token of POST /v1/auth/login."}})},
              {"apiKey",
-              Json::object({{"type", "http"},
-                            {"scheme", "bearer"},
-                            {"bearerFormat", "rk_..."},
-                            {"description",
-                             "An API key of POST /v1/api-keys (docs/api-keys.md). An operation "
-                             "lists the scope it needs here and in x-rapport-scope; one "
-                             "without this scheme refuses keys (403)."}})}})}});
+              Json::object(
+                  {{"type", "http"},
+                   {"scheme", "bearer"},
+                   {"bearerFormat", "rk_..."},
+                   {"description",
+                    "An API key of POST /v1/api-keys (docs/api-keys.md). An operation "
+                    "that takes keys lists this scheme and names the scope a key "
+                    "needs in x-rapport-scope; one without it refuses keys (403)."}})}})}});
   return Json::object(
       {{"openapi", "3.1.0"},
        {"info", Json::object({{"title", "Rapport CRM API"},

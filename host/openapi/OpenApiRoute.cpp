@@ -1,6 +1,7 @@
 #include "openapi/OpenApiRoute.h"
 
 #include "rapport/api_doc.h"
+#include "rapport/scopes.h"
 
 namespace rapport::host {
 namespace {
@@ -23,6 +24,7 @@ rapport::Response documentFor(const ApiDocument& document, rapport::Queryable& d
 void registerOpenApiRoute(Router& router, const ApiDocument& document, rapport::Queryable& db) {
   rapport::RouteOptions options;
   options.access = rapport::Access::Public;
+  options.scope = std::string(rapport::kAnyApiKey);  // a key reads its company's document
   router.add(
       "GET", "/v1/openapi.json",
       [&document, &db](const rapport::Request& request) {

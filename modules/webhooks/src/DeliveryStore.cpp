@@ -120,6 +120,23 @@ std::vector<ClaimedDelivery> claimOfCompany(Queryable& db, const std::string& co
   return claimed(rows, lease, leaseUntil);
 }
 
+// claimDue's work, once the claims take turns (see DeliveryStore.h).
+std::vector<ClaimedDelivery> claimInTurn(Queryable& db, std::int64_t now, const std::string& lease,
+                                         std::int64_t leaseUntil, int limit,
+                                         const ClaimPolicy& policy) {
+  const std::set<std::string> capped = busyCompanies(db, now, policy.perCompany);
+  // After the cursor, then from the start (the cursor's company last).
+  for (const bool wrapped : {false, true}) {
+    if (wrapped && policy.after.empty()) break;
+    for (const std::string& company : dueCompanies(db, now, policy.after, wrapped, capped)) {
+      std::vector<ClaimedDelivery> batch =
+          claimOfCompany(db, company, now, lease, leaseUntil, limit, policy.perTarget);
+      if (!batch.empty()) return batch;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void insert(Tx& tx, const NewDelivery& d) {
@@ -140,20 +157,18 @@ bool anyDue(Queryable& db, std::int64_t now) {
               .empty();
 }
 
-std::vector<ClaimedDelivery> claimDue(Queryable& db, std::int64_t now, const std::string& lease,
+std::vector<ClaimedDelivery> claimDue(Database& db, std::int64_t now, const std::string& lease,
                                       std::int64_t leaseUntil, int limit,
                                       const ClaimPolicy& policy) {
-  const std::set<std::string> capped = busyCompanies(db, now, policy.perCompany);
-  // After the cursor, then from the start (the cursor's company last).
-  for (const bool wrapped : {false, true}) {
-    if (wrapped && policy.after.empty()) break;
-    for (const std::string& company : dueCompanies(db, now, policy.after, wrapped, capped)) {
-      std::vector<ClaimedDelivery> batch =
-          claimOfCompany(db, company, now, lease, leaseUntil, limit, policy.perTarget);
-      if (!batch.empty()) return batch;
+  std::vector<ClaimedDelivery> out;
+  db.transaction("", [&](Tx& tx) {
+    if (tx.dialect() == Dialect::PostgreSQL) {
+      tx.query("SELECT pg_advisory_xact_lock(hashtext('rapport:webhook-claims'))::text AS locked",
+               {});
     }
-  }
-  return {};
+    out = claimInTurn(tx, now, lease, leaseUntil, limit, policy);
+  });
+  return out;
 }
 
 std::optional<ClaimedDelivery> claimFailed(Queryable& db, const std::string& tenant,

@@ -95,11 +95,14 @@ bool anyDue(Queryable& db, std::int64_t now);
 // only to webhooks under their cap. Empty when nothing may be taken. The
 // claim itself is one statement: on PostgreSQL its row selection is
 // FOR UPDATE SKIP LOCKED (instances never take the same row); on SQLite the
-// single UPDATE ... RETURNING is atomic. The caps are read in that statement
-// too, so on PostgreSQL two instances claiming at the same instant may each
-// see a webhook just under its cap (one batch more, briefly). Runs outside
-// any transaction.
-std::vector<ClaimedDelivery> claimDue(Queryable& db, std::int64_t now, const std::string& lease,
+// single UPDATE ... RETURNING is atomic. The caps hold across workers and
+// instances because the claims take turns: each is one transaction (on
+// PostgreSQL holding an advisory lock until its commit; on SQLite the one
+// writer's), so it counts the batches the claim before it leased. Separate
+// statements let two claims at once each miss the other's batch and both
+// take one beyond the cap: a company with a hanging receiver could then hold
+// every worker. Call it outside any transaction.
+std::vector<ClaimedDelivery> claimDue(Database& db, std::int64_t now, const std::string& lease,
                                       std::int64_t leaseUntil, int limit,
                                       const ClaimPolicy& policy = {});
 

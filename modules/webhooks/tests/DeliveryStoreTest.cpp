@@ -47,6 +47,7 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testClaimServesCompaniesInTurn);
   CPPUNIT_TEST(testFreshDeliveriesBeforeBacklog);
   CPPUNIT_TEST(testBatchesInFlightAreCapped);
+  CPPUNIT_TEST(testConcurrentClaimsKeepTheCaps);
   CPPUNIT_TEST(testOpenCircuitDefersWithoutAnAttempt);
   CPPUNIT_TEST_SUITE_END();
 
@@ -458,6 +459,45 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
 
   // A company holds at most perCompany batches (leases) at once, a webhook
   // perTarget: beyond, the claim serves another company, or nothing.
+  // Claims made at the same instant by many workers (or instances) keep the
+  // caps: on PostgreSQL each once counted the batches the others were
+  // leasing as free, so a company could take every worker (issue 21's
+  // fairness test saw another company's delivery wait one whole time-out).
+  void testConcurrentClaimsKeepTheCaps() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string a = rapport::newId("comp_");
+    std::vector<std::string> hooks;
+    for (int h = 0; h < 6; ++h) {
+      hooks.push_back(createWebhookOf(a));
+      for (int i = 0; i < 4; ++i) addDeliveryOf(a, hooks.back(), now - 10 * kSecond + i);
+    }
+    const ClaimPolicy policy{.after = {}, .perCompany = 2, .perTarget = 1};
+    for (int round = 0; round < 5; ++round) {
+      std::atomic<int> ready{0};
+      std::mutex mutex;
+      std::vector<std::vector<ClaimedDelivery>> batches;
+      std::vector<std::thread> claimers;
+      for (int t = 0; t < 8; ++t) {
+        claimers.emplace_back([&, t] {
+          // Every claimer starts at once.
+          ++ready;
+          while (ready.load() < 8) std::this_thread::yield();
+          auto batch =
+              claimWith(now, "r" + std::to_string(round) + "-" + std::to_string(t), 2, policy);
+          std::lock_guard<std::mutex> lock(mutex);
+          if (!batch.empty()) batches.push_back(std::move(batch));
+        });
+      }
+      for (auto& claimer : claimers) claimer.join();
+      CPPUNIT_ASSERT_EQUAL_MESSAGE("round " + std::to_string(round), std::size_t(2),
+                                   batches.size());
+      CPPUNIT_ASSERT(batches[0].front().webhookId != batches[1].front().webhookId);
+      for (const auto& batch : batches) {
+        for (const auto& d : batch) delivery_store::release(db(), d);
+      }
+    }
+  }
+
   void testBatchesInFlightAreCapped() {
     const std::int64_t now = rapport::nowMicros();
     const std::string prefix = rapport::newId("comp_");

@@ -142,6 +142,7 @@ class InstancesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testEachWebhookDeliveryArrivesOnce);
   CPPUNIT_TEST(testACursorContinuesOnAnotherInstance);
   CPPUNIT_TEST(testACustomFieldReachesEveryInstance);
+  CPPUNIT_TEST(testAKeysRevocationAndScopesReachEveryInstance);
   CPPUNIT_TEST(testForwardedForNamesTheClientNginxSaw);
   CPPUNIT_TEST(testRedisDownFailsOpenForLimitsClosedForLogins);
   CPPUNIT_TEST_SUITE_END();
@@ -319,6 +320,67 @@ class InstancesTest : public CppUnit::TestFixture {
         422, third.patch(one, Json::object({{"custom_fields", Json::object({{"region", "x"}})}}),
                          bearer(account.token)));
     CPPUNIT_ASSERT(refused["errors"].contains("custom_fields.region"));
+  }
+
+  // decisions §15 on several instances: a key revoked (DELETE) through the
+  // first instance answers 401 on the second within a second, and a scope
+  // taken from a key by PATCH there answers 403 within a second. Polled
+  // every 100 ms (11 requests at most each): the key's own counter and the
+  // address's (an unknown key counts per address) stay within kRequests.
+  void testAKeysRevocationAndScopesReachEveryInstance() {
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(18);
+    const Account account = registerUser(*client, "keys");
+    // Straight to the instances, each from an address of its own.
+    HttpClient first(c.servers[0]->port(), "127.0.0.1", clientAddress(19));
+    HttpClient second(c.servers[1]->port(), "127.0.0.1", clientAddress(20));
+    HttpClient third(c.servers[2]->port(), "127.0.0.1", clientAddress(21));
+    const auto createKey = [&](const char* scope) {
+      const Json body =
+          Json::object({{"name", "Everywhere"}, {"scopes", Json::Array{Json(scope)}}});
+      return E2E_ASSERT_DATA(201, first.post("/v1/api-keys", body, bearer(account.token)));
+    };
+    // Polls `check` every 100 ms for at most a second; whether it held.
+    const auto withinASecond = [](const std::function<bool()>& check) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (true) {
+        if (check()) return true;
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    };
+
+    const Json revoked = createKey("contacts:read");
+    const std::string revokedKey = revoked["key"].asString();
+    // The other instances know (and may cache) the key.
+    E2E_ASSERT_DATA(200, second.get("/v1/crm/contacts", bearer(revokedKey)));
+    E2E_ASSERT_DATA(200, third.get("/v1/crm/contacts", bearer(revokedKey)));
+    E2E_ASSERT_DATA(200,
+                    first.del("/v1/api-keys/" + revoked["id"].asString(), bearer(account.token)));
+    CPPUNIT_ASSERT_MESSAGE("the second instance still took the revoked key", withinASecond([&] {
+                             return second.get("/v1/crm/contacts", bearer(revokedKey)).status ==
+                                    401;
+                           }));
+    const HttpResult refused = second.get("/v1/crm/contacts", bearer(revokedKey));
+    E2E_ASSERT_ERROR(401, refused);
+    CPPUNIT_ASSERT_EQUAL(std::string("Bearer"), refused.header("WWW-Authenticate"));
+    E2E_ASSERT_ERROR(401, third.get("/v1/crm/contacts", bearer(revokedKey)));
+
+    const Json narrowed = createKey("contacts:read");
+    const std::string narrowedKey = narrowed["key"].asString();
+    E2E_ASSERT_DATA(200, second.get("/v1/crm/contacts", bearer(narrowedKey)));
+    E2E_ASSERT_DATA(200, first.patch("/v1/api-keys/" + narrowed["id"].asString(),
+                                     Json::object({{"scopes", Json::Array{Json("deals:read")}}}),
+                                     bearer(account.token)));
+    CPPUNIT_ASSERT_MESSAGE("the second instance kept the scope taken away", withinASecond([&] {
+                             return second.get("/v1/crm/contacts", bearer(narrowedKey)).status ==
+                                    403;
+                           }));
+    const HttpResult lacking = second.get("/v1/crm/contacts", bearer(narrowedKey));
+    CPPUNIT_ASSERT_EQUAL(std::string("This API key lacks the scope contacts:read."),
+                         E2E_ASSERT_ERROR(403, lacking)["message"].asString());
+    E2E_ASSERT_DATA(200, second.get("/v1/crm/deals", bearer(narrowedKey)));
   }
 
   void testEachWebhookDeliveryArrivesOnce() {

@@ -245,7 +245,7 @@ class MetricsTest : public CppUnit::TestFixture {
                               " method=GET route=/v1/crm/contacts/\\{id\\} "
                               "path=/v1/crm/contacts/con_nobody status=401 bytes=" +
                               std::to_string(result.body.size()) +
-                              " ms=\\d+\\.\\d{3} client=127\\.0\\.0\\.1");
+                              " ms=\\d+\\.\\d{3} client=127\\.0\\.0\\.1 principal=\"\"");
     CPPUNIT_ASSERT_MESSAGE(lines[0], std::regex_match(lines[0], expected));
   }
 

@@ -39,6 +39,7 @@ class KeyScopesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testDeclarationsChecked);
   CPPUNIT_TEST(testRouterListsTheScopes);
   CPPUNIT_TEST(testRouteWithoutScopeRefusesKeys);
+  CPPUNIT_TEST(testPublicRouteWithoutScopeRefusesKeys);
   CPPUNIT_TEST(testReadAndWriteBoundary);
   CPPUNIT_TEST(testExactScopeAndEveryKey);
   CPPUNIT_TEST(testUsersAreNeverAskedForScopes);
@@ -55,6 +56,10 @@ class KeyScopesTest : public CppUnit::TestFixture {
     router_->add("GET", "/v1/hooks", whoAmI, {.scope = "webhooks:manage"}, "webhooks");
     router_->add("GET", "/v1/me", whoAmI, {.scope = std::string(rapport::kAnyApiKey)}, "accounts");
     router_->add("GET", "/v1/profile", whoAmI, {}, "accounts");
+    router_->add("POST", "/v1/login", whoAmI, {.access = rapport::Access::Public}, "accounts");
+    router_->add("GET", "/v1/open", whoAmI,
+                 {.access = rapport::Access::Public, .scope = std::string(rapport::kAnyApiKey)},
+                 "host");
     router_->add("POST", "/v1/owners", whoAmI, {.roles = {rapport::Role::Owner}, .scope = "things"},
                  "things");
     auth_.addKey("key-read", "key_r", {"things:read"});
@@ -123,6 +128,18 @@ class KeyScopesTest : public CppUnit::TestFixture {
     }
   }
 
+  void testPublicRouteWithoutScopeRefusesKeys() {
+    // An account route anyone may call (login, refresh) is still one a key
+    // may not: 403, where a user's token or none is served.
+    const RawResponse refused = call("POST", "/v1/login", "key-all", "10.0.0.1");
+    CPPUNIT_ASSERT_EQUAL(403, refused.status);
+    CPPUNIT_ASSERT_EQUAL(std::string("API keys cannot use this route."),
+                         Json::parse(refused.body)["message"].asString());
+    CPPUNIT_ASSERT_EQUAL(200, call("POST", "/v1/login", "member-token", "10.0.0.2").status);
+    CPPUNIT_ASSERT_EQUAL(200, call("POST", "/v1/login", "not-a-known-token", "10.0.0.3").status);
+    CPPUNIT_ASSERT_EQUAL(200, call("GET", "/v1/open", "key-read", "10.0.0.4").status);
+  }
+
   void testReadAndWriteBoundary() {
     CPPUNIT_ASSERT_EQUAL(200, call("GET", "/v1/things", "key-read").status);
     CPPUNIT_ASSERT_EQUAL(200, call("POST", "/v1/things/search", "key-read").status);
@@ -168,12 +185,14 @@ class KeyScopesTest : public CppUnit::TestFixture {
   }
 
  private:
-  RawResponse call(const std::string& method, const std::string& path, const std::string& token) {
+  // `client`: public routes count per client address.
+  RawResponse call(const std::string& method, const std::string& path, const std::string& token,
+                   const std::string& client = "127.0.0.1") {
     RawRequest raw;
     raw.method = method;
     raw.path = path;
     raw.headers = {{"Authorization", "Bearer " + token}};
-    raw.clientAddress = "127.0.0.1";
+    raw.clientAddress = client;
     return pipeline_->handle(raw);
   }
 

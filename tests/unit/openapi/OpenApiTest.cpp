@@ -18,6 +18,7 @@
 #include "openapi/ResponseCheck.h"
 #include "openapi/SchemaCheck.h"
 #include "rapport/api_doc.h"
+#include "rapport/scopes.h"
 
 using rapport::Json;
 using rapport::RouteDoc;
@@ -301,6 +302,9 @@ class OpenApiTest : public CppUnit::TestFixture {
     rapport::RouteOptions admins;
     admins.roles = {rapport::Role::Owner, rapport::Role::Admin};
     router.add("GET", "/v1/open", echo, open, "t");
+    rapport::RouteOptions openToKeys = open;
+    openToKeys.scope = std::string(rapport::kAnyApiKey);
+    router.add("GET", "/v1/open/keys", echo, openToKeys, "t");
     router.add("PATCH", "/v1/things/{id}", echo, admins, "t");
     router.add("GET", "/v1/things", echo, {}, "t");
     router.describe("PATCH", "/v1/things/{id}", {.body = schema::anyObject(), .errors = {409}},
@@ -309,17 +313,21 @@ class OpenApiTest : public CppUnit::TestFixture {
     auto statuses = [&](const char* method, const char* path) {
       return rapport::host::routeErrorStatuses(*router.match(method, path).route);
     };
-    CPPUNIT_ASSERT((statuses("GET", "/v1/open") == std::vector<int>{429, 500, 503}));
+    // A route that declared no scope refuses API keys (403), public or not.
+    CPPUNIT_ASSERT((statuses("GET", "/v1/open") == std::vector<int>{403, 429, 500, 503}));
+    CPPUNIT_ASSERT((statuses("GET", "/v1/open/keys") == std::vector<int>{429, 500, 503}));
     CPPUNIT_ASSERT((statuses("PATCH", "/v1/things/x") ==
                     std::vector<int>{400, 401, 403, 404, 409, 413, 422, 429, 500, 503}));
-    CPPUNIT_ASSERT((statuses("GET", "/v1/things") == std::vector<int>{401, 422, 429, 500, 503}));
+    CPPUNIT_ASSERT(
+        (statuses("GET", "/v1/things") == std::vector<int>{401, 403, 422, 429, 500, 503}));
     // The host parses a body sent to any POST, PUT, PATCH or DELETE (400);
     // a public route that reads the token itself answers 401.
     router.add("POST", "/v1/open", echo, open, "t");
-    CPPUNIT_ASSERT((statuses("POST", "/v1/open") == std::vector<int>{400, 429, 500, 503}));
+    CPPUNIT_ASSERT((statuses("POST", "/v1/open") == std::vector<int>{400, 403, 429, 500, 503}));
     router.describe("POST", "/v1/open", {.summary = "Refresh"}, "t");
     router.describeExtra("POST", "/v1/open", {.readsBearerToken = true}, "t");
-    CPPUNIT_ASSERT((statuses("POST", "/v1/open") == std::vector<int>{400, 401, 429, 500, 503}));
+    CPPUNIT_ASSERT(
+        (statuses("POST", "/v1/open") == std::vector<int>{400, 401, 403, 429, 500, 503}));
   }
 
   void testDocument() {
@@ -327,6 +335,7 @@ class OpenApiTest : public CppUnit::TestFixture {
     rapport::RouteOptions open;
     open.access = rapport::Access::Public;
     router.add("GET", "/v1/things/{id}", echo, {}, "things");
+    router.add("DELETE", "/v1/things/{id}", echo, {.scope = "things"}, "things");
     router.add("POST", "/v1/things", echo, open, "things");
     router.add("GET", "/healthz", echo, open, "host");
     router.describe("GET", "/v1/things/{id}",
@@ -354,10 +363,20 @@ class OpenApiTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(doc["components"]["schemas"].contains("Thing"));
     CPPUNIT_ASSERT(doc["components"]["schemas"].contains("PageMeta"));
     // Every operation says who may call it; the global tags list each used tag.
-    CPPUNIT_ASSERT_EQUAL(std::string("Access: a bearer token; any role."),
+    CPPUNIT_ASSERT_EQUAL(std::string("Access: a bearer token; any role. API keys: refused."),
                          get["description"].asString());
     CPPUNIT_ASSERT_EQUAL(std::string("Access: public, no token needed."),
                          post["description"].asString());
+    // API keys: the scheme, and the scope of each operation that takes one.
+    CPPUNIT_ASSERT_EQUAL(std::string("rk_..."),
+                         doc["components"]["securitySchemes"]["apiKey"]["bearerFormat"].asString());
+    CPPUNIT_ASSERT(get.find("x-rapport-scope") == nullptr);
+    const Json& del = doc["paths"]["/v1/things/{id}"]["delete"];
+    CPPUNIT_ASSERT_EQUAL(std::string("things:write"), del["x-rapport-scope"].asString());
+    const Json::Array& security = del["security"].asArray();
+    CPPUNIT_ASSERT_EQUAL(std::size_t(2), security.size());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(0), security.at(0)["bearerAuth"].size());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(0), security.at(1)["apiKey"].size());
     CPPUNIT_ASSERT_EQUAL(std::string("/"), doc["servers"].asArray().at(0)["url"].asString());
     CPPUNIT_ASSERT_EQUAL(std::size_t(2), doc["tags"].size());
     CPPUNIT_ASSERT_EQUAL(std::string("host"), doc["tags"].asArray().at(0)["name"].asString());

@@ -115,9 +115,17 @@ try {
   check("a public route (POST /v1/auth/login) needs no token",
         Array.isArray(login?.security) && login.security.length === 0);
   const contacts = doc.paths["/v1/crm/contacts"]?.get;
-  check("an authenticated route (GET /v1/crm/contacts) uses the bearer scheme",
-        contacts && contacts.security === undefined &&
+  check("an authenticated route (GET /v1/crm/contacts) uses the bearer scheme, or a key with contacts:read",
+        contacts && contacts.security?.some((r) => r.bearerAuth !== undefined) &&
+        contacts.security?.some((r) => r.apiKey !== undefined) &&
+        contacts["x-rapport-scope"] === "contacts:read" &&
+        doc.components?.securitySchemes?.apiKey?.scheme === "bearer" &&
         doc.security?.[0]?.bearerAuth !== undefined && "401" in contacts.responses);
+  const members = doc.paths["/v1/company/members"]?.get;
+  check("an account route (GET /v1/company/members) refuses keys: bearer scheme only, 403",
+        members && members["x-rapport-scope"] === undefined &&
+        (members.security === undefined ||
+         members.security.every((r) => r.apiKey === undefined)) && "403" in members.responses);
   check("an {id} route answers 404 in the document",
         "404" in (doc.paths["/v1/crm/contacts/{id}"]?.get?.responses ?? {}));
   const headerNames = (op) => (op?.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
