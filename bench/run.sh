@@ -7,7 +7,7 @@
 #   bench/run.sh [--duration 10s] [--connections 32,256,1000] [--engines "sqlite postgresql"]
 #                [--scenarios "versions me"] [--warmup 2s] [--max-gap 1000]
 #                [--server-threads 32] [--slowloris 200] [--slowloris-interval 3]
-#                [--note TEXT] [--results FILE] [--no-build | --rapportd FILE]
+#                [--rounds 1] [--note TEXT] [--results FILE] [--no-build | --rapportd FILE]
 #   bench/run.sh --scale "10000 1000000" [--lists REGEX] [same options]
 #   bench/run.sh --limits [--engines ...] [--duration 10s] [--connections 32] [--note TEXT]
 #
@@ -27,6 +27,11 @@
 # and so is its SDK library when a lib/ folder is there (copy the build's
 # lib/ with it: otherwise rapportd loads librapport_sdk.so from the build
 # folder it was linked in, which may hold a newer SDK).
+#
+# --rounds N: the selected scenarios measured N times in turn on each
+# engine's server (their prepare_ hooks run every round), so that two
+# scenarios compared (contact_get and contact_get_key) alternate and a
+# machine whose load drifts hits both alike; a row per round.
 #
 # BENCH_PG_SOCKET=1 (environment): rapportd reaches the throw-away PostgreSQL
 # through its Unix socket instead of TCP on 127.0.0.1.
@@ -75,6 +80,7 @@ SERVER_THREADS=32     # rapportd server.threads (workers; its default) and datab
 SLOWLORIS=200         # slow clients beside the SLOWLORIS_SCENARIOS runs; 0: none
 SLOWLORIS_INTERVAL=3  # seconds between their header lines (below server.header_timeout)
 RAPPORTD_BIN=""       # --rapportd: a binary to measure instead of building one
+ROUNDS=1              # --rounds: each selected scenario measured this many times in turn
 NOTE=""               # recorded with the figures, e.g. "preliminary (machine busy)"
 RESULTS=""            # default bench/results/latest.md (scale.md with --scale)
 BUILD=1
@@ -92,6 +98,7 @@ while (($#)); do
     --scenarios) ONLY_SCENARIOS=${2:?--scenarios needs a value}; shift 2 ;;
     --max-gap) MAX_GAP_MS=${2:?--max-gap needs milliseconds}; shift 2 ;;
     --server-threads) SERVER_THREADS=${2:?--server-threads needs a value}; shift 2 ;;
+    --rounds) ROUNDS=${2:?--rounds needs a number}; shift 2 ;;
     --note) NOTE=${2?--note needs a value}; shift 2 ;;
     --results) RESULTS=${2:?--results needs a file}; shift 2 ;;
     --no-build) BUILD=0; shift ;;
@@ -128,6 +135,9 @@ if ((LIMITS)); then
   RESULTS=${RESULTS:-$BENCH_DIR/results/limits.md}
   ONLY_SCENARIOS=contact_create
 fi
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || usage_error "--rounds takes a positive number"
+[ -z "$SCALE" ] || ((ROUNDS == 1)) || usage_error "--rounds measures scenarios, not --scale"
+((!LIMITS)) || ((ROUNDS == 1)) || usage_error "--limits measures one round"
 DURATION=${DURATION:-10s} CONNECTION_COUNTS=${CONNECTION_COUNTS:-32}
 RESULTS=${RESULTS:-$BENCH_DIR/results/latest.md}
 # Bounded runs only: wrk durations are a number of seconds or minutes.
@@ -387,7 +397,13 @@ run_scenarios() {
     case $access in
       public) SCN_TOKEN="" ;;
       token) SCN_TOKEN=$TOKEN ;;
-      *) die "scenario $name: access must be public or token, got '$access'" ;;
+      key:?*)
+        if ! SCN_TOKEN=$(create_api_key "bench $name" "${access#key:}" 2>>"$LOGS/prepare.log"); then
+          fail "$name/$engine: POST /v1/api-keys failed; see $LOGS/prepare.log"
+          continue
+        fi
+        ;;
+      *) die "scenario $name: access must be public, token or key:SCOPES, got '$access'" ;;
     esac
     if declare -F "prepare_$name" >/dev/null && ! "prepare_$name" >>"$LOGS/prepare.log" 2>&1; then
       fail "$name/$engine: prepare_$name failed; see $LOGS/prepare.log"
@@ -828,7 +844,10 @@ for engine in $ENGINES; do
   elif [ -n "$SCALE" ]; then
     scale_engine
   else
-    run_scenarios "$engine"
+    for ((round = 1; round <= ROUNDS; round++)); do
+      ((ROUNDS == 1)) || log "$engine: round $round of $ROUNDS"
+      run_scenarios "$engine"
+    done
   fi
   # One server at a time: the next engine is measured on a quiet machine.
   stop_process "rapportd-$engine"
@@ -967,6 +986,10 @@ EOF
 - Machine: $(uname -srm); CPU ${cpu:-unknown}; $(nproc) cores (nproc); ${memory} memory
 - Load average (1, 5, 15 min): $LOAD_START at the start, $LOAD_END at the end
 - Load: \`wrk -t$load_threads -cN -d$DURATION --latency\` after a $WARMUP warm-up, N = ${COUNTS[*]}
+EOF
+  ((ROUNDS == 1)) ||
+    echo "- Rounds: $ROUNDS (the selected scenarios measured in turn, a row per round, on one server per engine)"
+  cat <<EOF
 - Connection check: every connection of the measured run answered, none waiting more than
   $MAX_GAP_MS ms (\`ss -ti\` on the server's port every $MAX_GAP_MS ms, bench/lib/served.sh)
 - rapportd: server.threads $SERVER_THREADS, database.pool_size $SERVER_THREADS, log.level warn;

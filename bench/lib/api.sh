@@ -41,3 +41,15 @@ register_user() {
   [[ $USER_ID == user_* && $COMPANY_ID == comp_* ]] ||
     { echo "no data.user.id or company_id in the register answer: $answer" >&2; return 1; }
 }
+
+# create_api_key NAME SCOPES: an API key of the run's company (decisions
+# §15), created with the run's token, holding SCOPES (comma-separated, e.g.
+# "contacts:read"); prints the key (rk_...), which only this answer shows.
+create_api_key() {
+  local name=$1 scopes=$2 answer key
+  scopes="\"${scopes//,/\",\"}\""
+  answer=$(api POST /v1/api-keys "{\"name\":\"$name\",\"scopes\":[$scopes]}") || return 1
+  key=$(printf '%s' "$answer" | json_string key)
+  [[ $key == rk_* ]] || { echo "no data.key in the POST /v1/api-keys answer: $answer" >&2; return 1; }
+  printf '%s\n' "$key"
+}
