@@ -15,6 +15,10 @@ std::string tenantEquals(Dialect dialect, bool hideIndex) {
   return hideIndex && dialect == Dialect::SQLite ? "+company_id = ?" : "company_id = ?";
 }
 
+std::string tenantFilterOnly(Dialect dialect) {
+  return dialect == Dialect::SQLite ? "+company_id = ?" : "company_id || '' = ?";
+}
+
 std::string setMembers(const WhereClause::SetTable& set) {
   return "SELECT " + set.recordColumn + " FROM " + set.table + " WHERE company_id = ? AND " +
          set.key;
