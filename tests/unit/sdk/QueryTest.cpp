@@ -435,11 +435,13 @@ class QueryTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(del, cleared.statements[1].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[comp_s, comp_t]"), show(cleared.statements[1].second));
 
+    // PostgreSQL too keeps the tenant from choosing the index (its generic
+    // plan, without statistics, walked the tenant's tag rows).
     RecordingTx onPostgres(Dialect::PostgreSQL);
     rapport::deleteTagRows(onPostgres, tags, "comp_s");
-    CPPUNIT_ASSERT_EQUAL(
-        std::string("DELETE FROM crm_company_tags WHERE crm_company_id = ? AND company_id = ?"),
-        onPostgres.statements[0].first);
+    CPPUNIT_ASSERT_EQUAL(std::string("DELETE FROM crm_company_tags WHERE crm_company_id = ? AND "
+                                     "company_id || '' = ?"),
+                         onPostgres.statements[0].first);
   }
 
   void testFilterParam() {
