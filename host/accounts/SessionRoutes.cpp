@@ -66,12 +66,10 @@ rapport::Response SessionRoutes::keyMe(const rapport::Request& req) {
   const auto key = apikeys::find(ctx_.db, req.identity.companyId, req.identity.tokenId);
   // Valid a moment ago; deleted since: no key any more.
   if (!key) throw rapport::Error::unauthorized();
-  Json scopes = Json::array();
-  for (const std::string& scope : key->scopes) scopes.push(scope);
   return rapport::Response::ok(Json::object({{"type", "api_key"},
                                              {"id", key->id},
                                              {"name", key->name},
-                                             {"scopes", std::move(scopes)},
+                                             {"scopes", apikeys::scopesJson(key->scopes)},
                                              {"company_id", key->companyId}}));
 }
 

@@ -136,7 +136,7 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   // request limit cannot express), in memory or shared through redis.
   accounts_ = std::make_unique<accounts::AccountsModule>(accountsOptions, *tokens_, *hasher_,
                                                          *mail_, *rateLimits_.attempts);
-  // Read when a key is made or changed, every module's routes registered by then.
+  // Read at the first key made or changed, every module's routes registered by then.
   accounts_->setScopeCatalogue([this] { return router_.scopes(); });
   setUpModule(*accounts_, "accounts");
   // GET /v1/events: a host route, described under the tag "events".

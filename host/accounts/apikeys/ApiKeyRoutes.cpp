@@ -36,6 +36,11 @@ void ApiKeyRoutes::registerOn(rapport::Registry& registry) {
   describeApiKeyRoutes(registry);
 }
 
+const std::vector<std::string>& ApiKeyRoutes::knownScopes() const {
+  std::call_once(scopesRead_, [this] { knownScopes_ = scopes_(); });
+  return knownScopes_;
+}
+
 std::optional<std::vector<std::string>> ApiKeyRoutes::readScopes(const Json& body, bool required,
                                                                  FieldErrors& errors) const {
   const Json* sent = body.find("scopes");
@@ -47,7 +52,7 @@ std::optional<std::vector<std::string>> ApiKeyRoutes::readScopes(const Json& bod
     errors["scopes"].push_back("The scopes must be a list of 1 to 100 scopes.");
     return std::nullopt;
   }
-  const std::vector<std::string> known = scopes_();
+  const std::vector<std::string>& known = knownScopes();
   std::vector<std::string> out;
   for (const Json& scope : sent->asArray()) {
     if (!scope.isString()) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,16 @@ class ApiKeyRoutes {
   // scopes, duplicates dropped, order kept. Failures go to `errors`.
   std::optional<std::vector<std::string>> readScopes(const Json& body, bool required,
                                                      FieldErrors& errors) const;
+  // The catalogue, read once, at the first key made or changed: every
+  // module's routes are registered by then and never change after.
+  const std::vector<std::string>& knownScopes() const;
   // The key of the path in the caller's company; 404 otherwise.
   ApiKeyRecord found(Queryable& db, const rapport::Request& req, bool lock) const;
 
   AccountsContext& ctx_;
   ScopeCatalogue scopes_;
+  mutable std::once_flag scopesRead_;
+  mutable std::vector<std::string> knownScopes_;  // sorted
 };
 
 }  // namespace rapport::host::accounts::apikeys

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "rapport/tags.h"
 #include "rapport/time.h"
 
 namespace rapport::host::accounts::apikeys {
@@ -24,28 +25,14 @@ Value nullableValue(const std::optional<std::int64_t>& micros) {
   return micros ? Value(*micros) : Value();
 }
 
-std::vector<std::string> scopesOf(const std::string& text) {
-  std::vector<std::string> out;
-  const Json parsed = Json::parse(text);
-  if (!parsed.isArray()) return out;
-  for (const Json& scope : parsed.asArray()) {
-    if (scope.isString()) out.push_back(scope.asString());
-  }
-  return out;
-}
-
-std::string scopesText(const std::vector<std::string>& scopes) {
-  Json array = Json::array();
-  for (const std::string& scope : scopes) array.push(scope);
-  return array.dump();
-}
-
+// The scopes column is a JSON array of strings, the shape of a record's tags
+// column: tags.h writes and reads both.
 ApiKeyRecord recordOf(const Row& row) {
   return {.id = row.str("id"),
           .companyId = row.str("company_id"),
           .name = row.str("name"),
           .keyPrefix = row.str("key_prefix"),
-          .scopes = scopesOf(row.str("scopes")),
+          .scopes = tagsFromJsonText(row.str("scopes")),
           .createdBy = row.str("created_by"),
           .createdAt = row.i64("created_at"),
           .expiresAt = optionalMicros(row, "expires_at"),
@@ -63,12 +50,16 @@ bool looksLikeKey(const std::string& bearer) {
   return bearer.size() == kKeyLength && bearer.compare(0, kKeyPrefix.size(), kKeyPrefix) == 0;
 }
 
+Json scopesJson(const std::vector<std::string>& scopes) {
+  Json array = Json::array();
+  for (const std::string& scope : scopes) array.push(scope);
+  return array;
+}
+
 Json keyJson(const ApiKeyRecord& key) {
-  Json scopes = Json::array();
-  for (const std::string& scope : key.scopes) scopes.push(scope);
   return Json::object({{"id", key.id},
                        {"name", key.name},
-                       {"scopes", std::move(scopes)},
+                       {"scopes", scopesJson(key.scopes)},
                        {"key_prefix", key.keyPrefix},
                        {"created_at", isoTimestamp(key.createdAt)},
                        {"expires_at", nullableTime(key.expiresAt)},
@@ -80,7 +71,7 @@ void insert(Queryable& db, const ApiKeyRecord& key, const std::string& keyHash) 
   db.exec(
       "INSERT INTO api_keys (id, company_id, name, key_hash, key_prefix, scopes, created_by, "
       "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      {key.id, key.companyId, key.name, keyHash, key.keyPrefix, scopesText(key.scopes),
+      {key.id, key.companyId, key.name, keyHash, key.keyPrefix, tagsToJsonText(key.scopes),
        key.createdBy, key.createdAt, nullableValue(key.expiresAt)});
 }
 
@@ -114,7 +105,7 @@ std::optional<ApiKeyRecord> find(Queryable& db, const std::string& companyId, co
 
 void update(Queryable& db, const ApiKeyRecord& key) {
   db.exec("UPDATE api_keys SET name = ?, scopes = ? WHERE company_id = ? AND id = ?",
-          {key.name, scopesText(key.scopes), key.companyId, key.id});
+          {key.name, tagsToJsonText(key.scopes), key.companyId, key.id});
 }
 
 bool remove(Queryable& db, const std::string& companyId, const std::string& id) {
@@ -137,7 +128,7 @@ std::optional<CachedToken> loadIdentity(Queryable& db, const std::string& keyHas
   entry.identity.role = Role::Admin;
   entry.identity.tokenId = row.str("id");
   entry.identity.principal = Principal::ApiKey;
-  entry.identity.scopes = scopesOf(row.str("scopes"));
+  entry.identity.scopes = tagsFromJsonText(row.str("scopes"));
   entry.expiresAt = expiryOf(optionalMicros(row, "expires_at"));
   entry.cachedAt = now;
   return entry;

@@ -35,6 +35,8 @@ struct ApiKeyRecord {
   std::optional<std::int64_t> lastUsedAt;
 };
 
+// ["contacts:read", ...]: a key's scopes in its answers and GET /auth/me.
+Json scopesJson(const std::vector<std::string>& scopes);
 // The key as every answer but the create's shows it: never `key`.
 Json keyJson(const ApiKeyRecord& key);
 

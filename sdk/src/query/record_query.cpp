@@ -66,7 +66,7 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   const query::Readable readable = [&](const std::string& type) {
     if (!list.caller.isApiKey()) return;
     const std::string scope = records.scope(type);
-    requireScope(list.caller, (scope.empty() ? type : scope) + ":read");
+    requireScope(list.caller, requiredScope(scope.empty() ? type : scope, "GET"));
   };
   query::checkOutputs(self, records, list, readable);
   const Sort sort = sortOf(list.sort);

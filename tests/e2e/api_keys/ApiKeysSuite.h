@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e/common/CallTable.h"
 #include "e2e/webhooks/WebhooksSuite.h"
 #include "rapport/time.h"
 
@@ -96,16 +97,6 @@ inline void assertUnauthorized(const HttpResult& result, const CppUnit::SourceLi
 
 // ---------------------------------------------------------------- tables
 
-// One call of a table: what a key sends and what it must get back. A 403
-// expects `message` exactly ("" for any message).
-struct Call {
-  std::string method;
-  std::string path;
-  std::optional<Json> body;  // POST and PATCH; nullopt sends {}
-  int status;
-  std::string message;
-};
-
 // The call as allowed (2xx) or refused for lack of `scope`.
 inline Call allowed(std::string method, std::string path, int status = 200,
                     std::optional<Json> body = std::nullopt) {
@@ -119,110 +110,19 @@ inline Call refused(std::string method, std::string path, std::optional<Json> bo
   return {std::move(method), std::move(path), std::move(body), 403, kKeyRefused};
 }
 
-inline HttpResult send(HttpClient& client, const std::string& token, const Call& call,
-                       Headers headers = {}) {
-  const Json body = call.body.value_or(Json::object());
-  const Headers sent = bearer(token, std::move(headers));
-  if (call.method == "GET") return client.get(call.path, sent);
-  if (call.method == "DELETE") return client.del(call.path, sent);
-  if (call.method == "POST") return client.post(call.path, body, sent);
-  if (call.method == "PATCH") return client.patch(call.path, body, sent);
-  throw std::invalid_argument("no such method in the table: " + call.method);
-}
-
-// "" when `result` is what `call` expects; else what went wrong.
-inline std::string mismatch(const Call& call, const HttpResult& result) {
-  try {
-    if (call.status < 400) {
-      assertData(call.status, result, CPPUNIT_SOURCELINE());
-    } else {
-      const Json error = assertError(call.status, result, CPPUNIT_SOURCELINE());
-      if (!call.message.empty() && error["message"].asString() != call.message) {
-        return "message is not \"" + call.message + "\": " + describe(result);
-      }
-    }
-    return {};
-  } catch (const CppUnit::Exception& e) {
-    return e.what();
-  }
-}
-
-// Runs every call of `table` as `token`, in order; fails once, naming every
-// call whose answer was not the expected one.
-inline void runTable(HttpClient& client, const std::string& token, const std::vector<Call>& table,
-                     const CppUnit::SourceLine& line) {
-  std::string failures;
-  for (const Call& call : table) {
-    const std::string wrong = mismatch(call, send(client, token, call));
-    if (!wrong.empty()) {
-      failures += "\n" + call.method + " " + call.path + " (expected " +
-                  std::to_string(call.status) + (call.message.empty() ? "" : " " + call.message) +
-                  "): " + wrong;
-    }
-  }
-  if (!failures.empty()) {
-    CppUnit::Asserter::fail(CppUnit::Message("calls answered otherwise", failures), line);
-  }
-}
-
-#define KEYS_RUN_TABLE(client, token, table) \
-  ::rapport::e2e::apikeys::runTable((client), (token), (table), CPPUNIT_SOURCELINE())
+#define KEYS_RUN_TABLE(client, token, table) E2E_RUN_TABLE((client), (token), (table))
 
 // ---------------------------------------------------------------- records
 
-// Records of the owner's company the tables work on. The *Gone ones are
-// deleted by the tables' DELETE rows.
-struct World {
+// The records of the owner's company the tables work on (CrmApi.h).
+struct World : CrmRecords {
   Account owner;
-  std::string pipeline;
-  std::vector<std::string> stages;  // in order
-  std::string company, companyGone;
-  std::string contact, contactGone;
-  std::string deal, dealGone;
-  std::string activity, activityGone;
 };
 
 inline World buildWorld(HttpClient& client, const std::string& label) {
   World w;
   w.owner = registerUser(client, label);
-  const std::string& token = w.owner.token;
-  const Json pipeline = create(
-      client, token, "/v1/crm/pipelines",
-      Json::object({{"name", "Sales"},
-                    {"stages", Json::Array{Json::object({{"name", "Lead"}, {"probability", 10}}),
-                                           Json::object({{"name", "Offer"}, {"probability", 50}}),
-                                           Json::object({{"name", "Close"}})}}}));
-  w.pipeline = pipeline["id"].asString();
-  w.stages = pluck(pipeline["stages"], "id");
-  w.company = createCrmCompany(client, token, Json::object({{"name", "Acme"}}))["id"].asString();
-  w.companyGone =
-      createCrmCompany(client, token, Json::object({{"name", "Gone Inc"}}))["id"].asString();
-  w.contact =
-      createContact(client, token, Json::object({{"name", "Ada"}, {"company_id", w.company}}))["id"]
-          .asString();
-  w.contactGone = createContact(client, token, Json::object({{"name", "Gone"}}))["id"].asString();
-  const auto deal = [&](const std::string& title) {
-    return create(client, token, "/v1/crm/deals",
-                  Json::object({{"title", title},
-                                {"pipeline_id", w.pipeline},
-                                {"stage_id", w.stages[0]},
-                                {"contact_id", w.contact},
-                                {"company_id", w.company},
-                                {"value", 100000}}))["id"]
-        .asString();
-  };
-  w.deal = deal("Big deal");
-  w.dealGone = deal("Gone deal");
-  const auto activity = [&](const std::string& title) {
-    return create(client, token, "/v1/crm/activities",
-                  Json::object(
-                      {{"type", "call"},
-                       {"title", title},
-                       {"related_to", Json::object({{"type", "deal"}, {"id", w.deal}})}}))["id"]
-        .asString();
-  };
-  w.activity = activity("Call Ada");
-  w.activityGone = activity("Gone call");
+  static_cast<CrmRecords&>(w) = createCrmRecords(client, w.owner.token);
   return w;
 }
 

@@ -88,4 +88,60 @@ inline void assertErrorMessage(int status, const std::string& message, const Htt
 #define CRM_ASSERT_ERROR_MESSAGE(status, message, result) \
   ::rapport::e2e::crm::assertErrorMessage((status), (message), (result), CPPUNIT_SOURCELINE())
 
+// One of each CRM record of a company, made through the API with `token`: a
+// pipeline of three stages, CRM companies, contacts, deals and activities.
+// The *Gone ones are there for a table's DELETE rows (e2e.roles,
+// e2e.api_keys).
+struct CrmRecords {
+  std::string pipeline;
+  std::vector<std::string> stages;  // in order
+  std::string company, companyGone;
+  std::string contact, contactGone;
+  std::string deal, dealGone;
+  std::string activity, activityGone;
+};
+
+inline CrmRecords createCrmRecords(HttpClient& client, const std::string& token) {
+  CrmRecords r;
+  const Json pipeline = create(
+      client, token, "/v1/crm/pipelines",
+      Json::object(
+          {{"name", "Sales"},
+           {"stages", Json::Array{Json::object({{"name", "Lead"}, {"probability", 10}}),
+                                  Json::object({{"name", "Offer"}, {"probability", 50}}),
+                                  Json::object({{"name", "Close"}, {"probability", 90}})}}}));
+  r.pipeline = pipeline["id"].asString();
+  r.stages = pluck(pipeline["stages"], "id");
+  r.company = createCrmCompany(client, token, Json::object({{"name", "Acme"}}))["id"].asString();
+  r.companyGone =
+      createCrmCompany(client, token, Json::object({{"name", "Gone Inc"}}))["id"].asString();
+  r.contact =
+      createContact(client, token, Json::object({{"name", "Ada"}, {"company_id", r.company}}))["id"]
+          .asString();
+  r.contactGone = createContact(client, token, Json::object({{"name", "Gone"}}))["id"].asString();
+  const auto deal = [&](const std::string& title) {
+    return create(client, token, "/v1/crm/deals",
+                  Json::object({{"title", title},
+                                {"pipeline_id", r.pipeline},
+                                {"stage_id", r.stages.at(0)},
+                                {"contact_id", r.contact},
+                                {"company_id", r.company},
+                                {"value", 100000}}))["id"]
+        .asString();
+  };
+  r.deal = deal("Big deal");
+  r.dealGone = deal("Gone deal");
+  const auto activity = [&](const std::string& title) {
+    return create(client, token, "/v1/crm/activities",
+                  Json::object(
+                      {{"type", "call"},
+                       {"title", title},
+                       {"related_to", Json::object({{"type", "deal"}, {"id", r.deal}})}}))["id"]
+        .asString();
+  };
+  r.activity = activity("Call Ada");
+  r.activityGone = activity("Gone call");
+  return r;
+}
+
 }  // namespace rapport::e2e::crm

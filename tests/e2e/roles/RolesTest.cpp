@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e/common/CallTable.h"
 #include "e2e/companies/CrmApi.h"
 
 using namespace rapport::e2e;
@@ -28,60 +29,9 @@ ServerProcess& rolesServer() {
   return server;
 }
 
-// One call of the table.
-struct Call {
-  std::string method;
-  std::string path;
-  std::optional<Json> body;  // POST and PATCH; nullopt sends {}
-  int status;                // what the caller of the table expects
-};
-
-HttpResult send(HttpClient& client, const std::string& token, const Call& call) {
-  const Json body = call.body.value_or(Json::object());
-  if (call.method == "GET") return client.get(call.path, bearer(token));
-  if (call.method == "DELETE") return client.del(call.path, bearer(token));
-  if (call.method == "POST") return client.post(call.path, body, bearer(token));
-  if (call.method == "PATCH") return client.patch(call.path, body, bearer(token));
-  throw std::invalid_argument("no such method in the table: " + call.method);
-}
-
-// "" when `result` is `status` with its envelope (data on success; the error
-// envelope, and "No permission." on 403, otherwise); else what went wrong.
-std::string mismatch(const Call& call, const HttpResult& result) {
-  try {
-    if (call.status < 400) {
-      assertData(call.status, result, CPPUNIT_SOURCELINE());
-    } else {
-      const Json error = assertError(call.status, result, CPPUNIT_SOURCELINE());
-      if (call.status == 403 && error["message"].asString() != "No permission.") {
-        return "message is not \"No permission.\"";
-      }
-    }
-    return {};
-  } catch (const CppUnit::Exception& e) {
-    return e.what();
-  }
-}
-
-// Runs every call of `table` as `token`; fails once, naming every call whose
-// answer was not the expected one.
-void runTable(HttpClient& client, const std::string& token, const std::vector<Call>& table,
-              const CppUnit::SourceLine& line) {
-  std::string failures;
-  for (const Call& call : table) {
-    const std::string wrong = mismatch(call, send(client, token, call));
-    if (!wrong.empty()) {
-      failures += "\n" + call.method + " " + call.path + " (expected " +
-                  std::to_string(call.status) + "): " + wrong;
-    }
-  }
-  if (!failures.empty()) {
-    CppUnit::Asserter::fail(CppUnit::Message("calls answered otherwise", failures), line);
-  }
-}
-
+// Every 403 of these tables is the role's: "No permission.".
 #define ROLES_RUN_TABLE(client, token, table) \
-  runTable((client), (token), (table), CPPUNIT_SOURCELINE())
+  E2E_RUN_TABLE((client), (token), withMessage((table), 403, "No permission."))
 
 // The same calls, each expecting `status` instead.
 std::vector<Call> expecting(std::vector<Call> table, int status) {
@@ -89,18 +39,12 @@ std::vector<Call> expecting(std::vector<Call> table, int status) {
   return table;
 }
 
-// The owner's records the table works on. The *Gone ones are deleted by the
-// table's DELETE rows.
-struct World {
+// The owner's records the table works on (the *Gone ones are deleted by
+// the table's DELETE rows), and a plain member of the owner's company.
+struct World : CrmRecords {
   Account owner;
   Account member;
   std::string memberToken;  // the member's token for the owner's company
-  std::string pipeline;
-  std::vector<std::string> stages;  // in order
-  std::string company, companyGone;
-  std::string contact, contactGone;
-  std::string deal, dealGone;
-  std::string activity, activityGone;
 };
 
 World buildWorld(HttpClient& client, const std::string& label) {
@@ -111,48 +55,8 @@ World buildWorld(HttpClient& client, const std::string& label) {
                                    Json::object({{"email", w.member.email}, {"role", "member"}}),
                                    bearer(w.owner.token)));
   w.memberToken = switchContext(client, w.member.token, w.owner.companyId);
-  const std::string& token = w.owner.token;
-
-  const Json pipeline = create(
-      client, token, "/v1/crm/pipelines",
-      Json::object(
-          {{"name", "Sales"},
-           {"stages", Json::Array{Json::object({{"name", "Lead"}, {"probability", 10}}),
-                                  Json::object({{"name", "Offer"}, {"probability", 50}}),
-                                  Json::object({{"name", "Close"}, {"probability", 90}})}}}));
-  w.pipeline = pipeline["id"].asString();
-  w.stages = pluck(pipeline["stages"], "id");
+  static_cast<CrmRecords&>(w) = createCrmRecords(client, w.owner.token);
   CPPUNIT_ASSERT_EQUAL(std::size_t{3}, w.stages.size());
-
-  w.company = createCrmCompany(client, token, Json::object({{"name", "Acme"}}))["id"].asString();
-  w.companyGone =
-      createCrmCompany(client, token, Json::object({{"name", "Gone Inc"}}))["id"].asString();
-  w.contact =
-      createContact(client, token, Json::object({{"name", "Ada"}, {"company_id", w.company}}))["id"]
-          .asString();
-  w.contactGone = createContact(client, token, Json::object({{"name", "Gone"}}))["id"].asString();
-  const auto deal = [&](const std::string& title) {
-    return create(client, token, "/v1/crm/deals",
-                  Json::object({{"title", title},
-                                {"pipeline_id", w.pipeline},
-                                {"stage_id", w.stages[0]},
-                                {"contact_id", w.contact},
-                                {"company_id", w.company},
-                                {"value", 100000}}))["id"]
-        .asString();
-  };
-  w.deal = deal("Big deal");
-  w.dealGone = deal("Gone deal");
-  const auto activity = [&](const std::string& title) {
-    return create(client, token, "/v1/crm/activities",
-                  Json::object(
-                      {{"type", "call"},
-                       {"title", title},
-                       {"related_to", Json::object({{"type", "deal"}, {"id", w.deal}})}}))["id"]
-        .asString();
-  };
-  w.activity = activity("Call Ada");
-  w.activityGone = activity("Gone call");
   return w;
 }
 
