@@ -9,7 +9,8 @@
 #                min(CONNECTIONS, 64) creates (64: rapportd's largest group
 #                commit), synchronous FULL (database.sqlite_synchronous's default)
 #   PostgreSQL:  pgbench -M prepared -c CONNECTIONS -j WRK_THREADS -T DURATION
-#                with bench/limits/contact_create.sql
+#                with bench/limits/contact_create.sql, beside one client
+#                running bench/limits/events_number.sql (the numbering passes)
 # Each for one company (every create for the same tenant, as in contact_create)
 # and for LIMIT_COMPANIES companies; then one company once more without the
 # trigger that costs most: on SQLite the FTS5 one (on a copy of the
@@ -23,6 +24,7 @@ SQLITE_LIMIT=""       # the built program
 declare -A LIMIT_RATE=()   # "engine|case" -> creates/s
 declare -A LIMIT_STMTS=()  # "engine|case" -> "name=us name=us ..." (per create; PostgreSQL: latency)
 declare -A LIMIT_WAITS=()  # "postgresql|case" -> what pgbench's sessions were doing (pg_waits)
+declare -A LIMIT_PASSES=() # "postgresql|case" -> event numbering passes/s beside the creates
 LIMIT_CASES=()             # "engine|case" in the order measured
 
 # build_sqlite_limit: compiles bench/limits/sqlite_limit.cpp (g++, the
@@ -103,12 +105,21 @@ pg_limit_case() {
   : >"${file%.txt}-waits.txt"
   pg_waits "${file%.txt}-waits.txt" "$(seconds_of "$DURATION")" &
   STARTED_PIDS["pg-waits"]=$!
+  # The event numbering beside the creates: one client, one pass after
+  # another, as rapportd's one pass in flight (events_number.sql).
+  pgbench -n -M prepared -c 1 -T "$(seconds_of "$DURATION")" -f "$BENCH_DIR/limits/events_number.sql" \
+    "$DB_URL" >"${file%.txt}-numbering.txt" 2>&1 &
+  STARTED_PIDS["pg-numbering"]=$!
   if ! pgbench -n -M prepared -r -c "$CONNECTIONS" -j "$WRK_THREADS" -T "$(seconds_of "$DURATION")" \
     -D companies="$companies" -f "$BENCH_DIR/limits/contact_create.sql" "$DB_URL" >"$file" 2>&1; then
     stop_process pg-waits
+    stop_process pg-numbering
     fail "limit postgresql, $label: pgbench failed: $(tail -n 1 "$file")"
     return 0
   fi
+  wait "${STARTED_PIDS["pg-numbering"]}" 2>/dev/null || true
+  unset "STARTED_PIDS[pg-numbering]"
+  LIMIT_PASSES["postgresql|$label"]=$(sed -n 's/^tps = \([0-9]*\).*/\1/p' "${file%.txt}-numbering.txt")
   wait "${STARTED_PIDS["pg-waits"]}" 2>/dev/null || true
   unset "STARTED_PIDS[pg-waits]"
   # The five most frequent, as "share% wait|statement" (of all samples).
@@ -206,6 +217,10 @@ limits_tables() {
       awk -v n="$name" -v u="$us" -v t="$total" 'BEGIN { printf "| %s | %.1f | %.0f%% |\n", n, u, (t > 0 ? 100 * u / t : 0) }'
     done
     echo
+    if [ -n "${LIMIT_PASSES[$key]:-}" ]; then
+      echo "Event numbering beside it (events_number.sql, one client): ${LIMIT_PASSES[$key]} passes/s."
+      echo
+    fi
     if [ -n "${LIMIT_WAITS[$key]:-}" ]; then
       echo "pgbench's sessions in pg_stat_activity (every 0.25 s; wait_event_type:wait_event|statement):"
       echo "${LIMIT_WAITS[$key]}."

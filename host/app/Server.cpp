@@ -6,6 +6,7 @@
 
 #include "app/ModuleConfiguration.h"
 #include "app/ModuleRegistry.h"
+#include "events/EventNumbering.h"
 #include "events/EventRetention.h"
 #include "events/EventsRoute.h"
 #include "events/HostEventTypes.h"
@@ -98,9 +99,7 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   rateLimits_ = openRateLimitStores(settings);
   log::info("rate limits ready", {{"store", rateLimits_.description}});
   db_ = SqlDatabase::open(storageOptions(settings));
-  db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
-    events_.record(tx, type, data);
-  });
+  eventNumbering_ = connectEventLog(*db_, events_);
   // Before any module: a module that declares one of them is refused.
   declareHostEventTypes(events_);
   log::info("storage ready", {{"database", db_->describe()}});
@@ -120,6 +119,7 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   jobs_.add(idempotency_->purgeJob());
   jobs_.add(
       eventRetentionJob(*db_, static_cast<int>(settings.getInt("events.retention_days", 30))));
+  if (eventNumbering_) jobs_.add(eventNumbering_->sweepJob());
   auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
   hasher_ = std::make_unique<accounts::PasswordHasher>(accountsOptions.argon2);
   tokens_ = std::make_unique<accounts::TokenService>(*db_, accountsOptions.tokenOptions());

@@ -24,6 +24,7 @@
 #include "conditional/ConditionalRoutes.h"
 #include "events/EventBus.h"
 #include "events/EventLogReader.h"
+#include "events/EventNumbering.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
 #include "http/TrustedProxies.h"
@@ -98,6 +99,8 @@ class Server {
   // Made after the SDK library check: its schemas come from that library.
   std::unique_ptr<ApiSchemas> schemas_;
   EventBus events_;
+  // PostgreSQL: numbers each company's events after their commit (nullptr on SQLite).
+  std::shared_ptr<EventNumbering> eventNumbering_;
   EventLogReader eventLog_;  // Host::eventLog and GET /v1/events
   Directory records_;
   JobRunner jobs_;

@@ -12,9 +12,9 @@ namespace {
 
 // The event row with its company's log position, in commit order:
 // - SQLite serialises writers, so the next number can be taken now;
-// - PostgreSQL gets a provisional negative number, replaced at commit by the
-//   deferred trigger of migration 0003 (events_number_at_commit), which
-//   holds the company's counter row only while the commit runs.
+// - PostgreSQL gets a provisional negative number, replaced after the
+//   commit by a pass of EventNumbering.h (migration 0016), so nothing of the
+//   company is held across the writer's commit.
 void insertEventRow(Tx& tx, const Event& event) {
   const Value requestId = event.requestId.empty() ? Value() : Value(event.requestId);
   const Value actorId = event.actor.id.empty() ? Value() : Value(event.actor.id);

@@ -4,8 +4,8 @@
 //
 // record() runs inside the emitting transaction: it writes the event row
 // (its company's sequence number is taken in commit order: at once on
-// SQLite, whose writers are serialised; at commit on PostgreSQL, by the
-// deferred trigger of migration 0003) and then calls every listener (the webhooks module inserts
+// SQLite, whose writers are serialised; after the commit on PostgreSQL, by
+// EventNumbering's pass) and then calls every listener (the webhooks module inserts
 // its deliveries there), so the change, its event and its deliveries commit together or not at all.
 //
 // Threading: declare() and listen() only during start-up; afterwards

@@ -42,6 +42,10 @@ struct StorageOptions {
 
 // Called by Tx::emit inside the transaction (set by the event bus).
 using EmitHook = std::function<void(Tx& tx, const std::string& type, const Json& data)>;
+// Called after the commit of a transaction that emitted, before its
+// after-commit callbacks (set by the event log on PostgreSQL:
+// events/EventNumbering.h).
+using CommittedEventsHook = std::function<void()>;
 
 class SqlDatabase : public rapport::Database {
  public:
@@ -50,6 +54,7 @@ class SqlDatabase : public rapport::Database {
   static std::unique_ptr<SqlDatabase> open(const StorageOptions& options);
 
   virtual void setEmitHook(EmitHook hook) = 0;
+  virtual void setCommittedEventsHook(CommittedEventsHook hook) = 0;
   // True when a trivial query succeeds (for /readyz).
   virtual bool ping() = 0;
   // Runs `fn` on one session while holding the cluster-wide migration lock

@@ -160,6 +160,7 @@ void SqlDatabaseImpl::runTransaction(const std::string& companyId,
   }
   commit(lease, tx);
   lease.release();  // before the callbacks, which may use the database themselves
+  afterEventsCommitted(tx);
   tx.runAfterCommit();
 }
 
@@ -171,6 +172,7 @@ void SqlDatabaseImpl::runGrouped(const std::string& companyId, const std::functi
     tx.emplace(connection, companyId, emitHook());
     fn(*tx);
   });
+  afterEventsCommitted(*tx);
   tx->runAfterCommit();
 }
 
@@ -213,6 +215,22 @@ void SqlDatabaseImpl::setEmitHook(EmitHook hook) {
   auto shared = std::make_shared<const EmitHook>(std::move(hook));
   std::lock_guard lock(hookMutex_);
   emitHook_ = std::move(shared);
+}
+
+void SqlDatabaseImpl::setCommittedEventsHook(CommittedEventsHook hook) {
+  auto shared = std::make_shared<const CommittedEventsHook>(std::move(hook));
+  std::lock_guard lock(hookMutex_);
+  committedEventsHook_ = std::move(shared);
+}
+
+void SqlDatabaseImpl::afterEventsCommitted(const SqlTransaction& tx) const {
+  if (!tx.emitted()) return;
+  std::shared_ptr<const CommittedEventsHook> hook;
+  {
+    std::lock_guard lock(hookMutex_);
+    hook = committedEventsHook_;
+  }
+  if (hook && *hook) (*hook)();
 }
 
 std::shared_ptr<const EmitHook> SqlDatabaseImpl::emitHook() const {

@@ -27,6 +27,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
   void transaction(const std::string& companyId, const std::function<void(Tx&)>& fn) override;
 
   void setEmitHook(EmitHook hook) override;
+  void setCommittedEventsHook(CommittedEventsHook hook) override;
   bool ping() override;
   void withMigrationLock(const std::function<void(Queryable&)>& fn) override;
   std::string describe() const override { return url_.description; }
@@ -48,6 +49,8 @@ class SqlDatabaseImpl final : public SqlDatabase {
   void lockForMigrations(Connection& connection);
   void unlockAfterMigrations(SessionPool::Lease& lease);
   std::shared_ptr<const EmitHook> emitHook() const;
+  // The committed-events hook, when the transaction emitted.
+  void afterEventsCommitted(const SqlTransaction& tx) const;
 
   DatabaseUrl url_;
   int queryTimeoutMs_;
@@ -55,6 +58,7 @@ class SqlDatabaseImpl final : public SqlDatabase {
   GroupCommit group_;  // SQLite: one writer at a time, committed in batches
   mutable std::mutex hookMutex_;
   std::shared_ptr<const EmitHook> emitHook_;
+  std::shared_ptr<const CommittedEventsHook> committedEventsHook_;
 };
 
 }  // namespace rapport::host

@@ -29,6 +29,7 @@ void SqlTransaction::emit(const std::string& type, const Json& data) {
     throw std::logic_error("Tx::emit(\"" + type + "\"): no emit hook is set on the database");
   }
   (*emitHook_)(*this, type, data);
+  emitted_ = true;
 }
 
 void SqlTransaction::afterCommit(std::function<void()> fn) {

@@ -26,6 +26,8 @@ class SqlTransaction final : public Tx {
   void emit(const std::string& type, const Json& data) override;
   void afterCommit(std::function<void()> fn) override;
 
+  // Whether an event was emitted (SqlDatabase's committed-events hook).
+  bool emitted() const { return emitted_; }
   // The first statement failure the callback saw (and perhaps swallowed).
   const std::optional<DbError>& failure() const { return failure_; }
   // Runs the after-commit callbacks in order; a failure is logged and the
@@ -38,6 +40,7 @@ class SqlTransaction final : public Tx {
   std::shared_ptr<const EmitHook> emitHook_;
   std::vector<std::function<void()>> afterCommit_;
   std::optional<DbError> failure_;
+  bool emitted_ = false;
 };
 
 }  // namespace rapport::host

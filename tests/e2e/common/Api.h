@@ -145,8 +145,8 @@ std::string sqlQuote(const std::string& text);
 // Writes `count` crm.contact.created events of `companyId` straight into the
 // event log (a backlog larger than a test could make through the API in
 // time): ids evt_cap_<random>_<n>, data {"id":"cont_cap"}, created at
-// `createdAtMicros`. PostgreSQL numbers them at commit (the host's trigger,
-// from provisional negative sequences); on SQLite they take the sequences
+// `createdAtMicros`. On PostgreSQL they are numbered after their commit, as
+// the host numbers a writer's (events_number, migration 0016); on SQLite they take the sequences
 // sqliteSequenceBase + 1 .. + count. Returns how many rows were written.
 std::size_t insertContactEvents(const std::string& databaseUrl, const std::string& companyId,
                                 int count, std::int64_t createdAtMicros,

@@ -9,6 +9,7 @@
 
 #include "events/EventBus.h"
 #include "events/EventLogReader.h"
+#include "events/EventNumbering.h"
 #include "log/RequestScope.h"
 #include "storage/HostDatabase.h"
 
@@ -39,12 +40,11 @@ class EventLogReaderTest : public CppUnit::TestFixture {
     bus_->declare({"crm.note.created", "A note is created.", "notes"});
     bus_->declare({"crm.note.deleted", "A note is deleted.", "notes"});
     bus_->declare({"crm.task.created", "A task is created.", "tasks"});
-    db_->setEmitHook([this](Tx& tx, const std::string& type, const Json& data) {
-      bus_->record(tx, type, data);
-    });
+    numbering_ = rapport::host::connectEventLog(*db_, *bus_);
   }
 
   void tearDown() override {
+    numbering_.reset();
     db_.reset();
     bus_.reset();
   }
@@ -216,6 +216,7 @@ class EventLogReaderTest : public CppUnit::TestFixture {
 
   std::unique_ptr<rapport::host::SqlDatabase> db_;
   std::unique_ptr<EventBus> bus_;
+  std::shared_ptr<rapport::host::EventNumbering> numbering_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(EventLogReaderTest);

@@ -1,0 +1,3 @@
+-- PostgreSQL numbers events after the write commits from this migration on
+-- (its 0016, docs/events.md "Numbering"). SQLite's one writer takes the next
+-- number inside the write's transaction, as before: nothing changes here.
