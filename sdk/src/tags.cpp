@@ -6,6 +6,7 @@
 
 #include "rapport/json.h"
 #include "rapport/validation.h"
+#include "tags_sql.h"
 #include "where_sql.h"
 
 namespace rapport {
@@ -28,6 +29,11 @@ std::vector<std::string> tagsFromJsonText(std::string_view text) {
 void replaceTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
                     const std::vector<std::string>& tags) {
   deleteTagRows(tx, tagTable, recordId);
+  detail::insertTagRows(tx, tagTable, recordId, tags);
+}
+
+void detail::insertTagRows(Tx& tx, const TagTable& tagTable, std::string_view recordId,
+                           const std::vector<std::string>& tags) {
   if (tags.empty()) return;
   // In one order everywhere: the rows' triggers lock the tenant's count row
   // of each tag, and two writers taking them in opposite orders would

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "../custom_fields/routes.h"
+#include "../tags_sql.h"
 #include "doc.h"
 #include "internal.h"
 #include "rapport/error.h"
@@ -29,6 +30,15 @@ Json recordJson(const Resource& resource, const Row& row, const CustomFieldSet* 
   return json;
 }
 
+// The record of `row` (columns()) as GET shows it (other modules' augments
+// included).
+Json shown(const Resource& resource, const RecordDirectory& records, Queryable& db,
+           const std::string& tenant, const Row& row, const CustomFieldSet* fields) {
+  Json::Array out{recordJson(resource, row, fields)};
+  records.augment(db, tenant, resource.spec().recordType, out);
+  return std::move(out.front());
+}
+
 // The record as GET shows it (other modules' augments included), or nullopt.
 std::optional<Json> show(const Resource& resource, const RecordDirectory& records, Queryable& db,
                          const std::string& tenant, const std::string& id, RowLock lock,
@@ -36,9 +46,7 @@ std::optional<Json> show(const Resource& resource, const RecordDirectory& record
   const ResourceSpec& spec = resource.spec();
   const auto row = selectRecord(db, resource.columns(), spec.table, tenant, id, lock);
   if (!row) return std::nullopt;
-  Json::Array shown{recordJson(resource, *row, fields)};
-  records.augment(db, tenant, spec.recordType, shown);
-  return std::move(shown.front());
+  return shown(resource, records, db, tenant, *row, fields);
 }
 
 std::string insertSql(const ResourceSpec& spec, const ResourceValues& values) {
@@ -217,13 +225,17 @@ class Handlers {
       Params params{id, tx.companyId()};
       for (const auto& [column, value] : values) params.push_back(value);
       params.insert(params.end(), {now, now});
-      conflictOnDuplicate(duplicateMessage(spec),
-                          [&] { tx.exec(insertSql(spec, values), params); });
+      // The row as stored comes back with the INSERT (RETURNING), not from
+      // a SELECT after it: a round trip less per create.
+      Result inserted;
+      conflictOnDuplicate(duplicateMessage(spec), [&] {
+        inserted = tx.query(insertSql(spec, values) + " RETURNING " + resource_.columns(), params);
+      });
       if (const ResourceField* field = tagsField(spec)) {
-        replaceTagRows(tx, tags_->view(), id, tagsOf(*field, values));
+        detail::insertTagRows(tx, tags_->view(), id, tagsOf(*field, values));
       }
       writeCustomRows(tx, fields, custom, id, now, true);
-      created = *show(resource_, host_.records(), tx, tx.companyId(), id, RowLock::None,
+      created = shown(resource_, host_.records(), tx, tx.companyId(), inserted.rows.at(0),
                       definitions_ ? &fields : nullptr);
       tx.emit(spec.eventPrefix + ".created", created);
     });
