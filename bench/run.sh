@@ -36,6 +36,10 @@
 # BENCH_PG_SOCKET=1 (environment): rapportd reaches the throw-away PostgreSQL
 # through its Unix socket instead of TCP on 127.0.0.1.
 #
+# BENCH_PG_DURABLE=1 (environment): the throw-away PostgreSQL runs as a
+# production cluster would (fsync, synchronous_commit and full page writes
+# on, 512 MB of shared buffers) instead of the tests' settings (all three off).
+#
 # --scale ROWS: the flat-cost mode instead of the scenarios. Per engine, seeds
 # the first count of contacts and of deals into one tenant (with SQL: lib/seed.sh,
 # lib/deals.sh), checks that each list answers the total SQL counts, measures

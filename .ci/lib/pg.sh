@@ -30,6 +30,11 @@ stop_cluster() {
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# PG_DURABLE=1 (environment): fsync, synchronous_commit and full page writes
+# on, as a production cluster (bench/run.sh BENCH_PG_DURABLE=1).
+durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+[ "${PG_DURABLE:-0}" = 1 ] && durability="-c shared_buffers=512MB"
+
 case "$cmd" in
   start)
     stop_cluster
@@ -44,7 +49,7 @@ case "$cmd" in
       port=$(( 20000 + (RANDOM % 20000) ))
       port_in_use "$port" && continue
       if as_owner "$pgbin/pg_ctl" -D "$data/cluster" -l "$data/server.log" -w -t 30 start \
-          -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c timezone=UTC" \
+          -o "-p $port -k $data -c listen_addresses=127.0.0.1 $durability -c max_connections=400 -c timezone=UTC" \
           >/dev/null 2>&1; then
         echo "postgresql://rapport@127.0.0.1:$port/postgres" > "$dir/url"
         echo "PostgreSQL ready: $(cat "$dir/url")"

@@ -154,6 +154,15 @@ pg_limits() {
   fi
 }
 
+# pg_durability: how the throw-away cluster stores commits (BENCH_PG_DURABLE).
+pg_durability() {
+  if [ "${BENCH_PG_DURABLE:-0}" = 1 ]; then
+    echo ".ci/lib/pg.sh with PG_DURABLE=1: fsync, synchronous_commit and full page writes on"
+  else
+    echo ".ci/lib/pg.sh: fsync, synchronous_commit and full page writes off"
+  fi
+}
+
 # limits_setup: the report's lines on how the limits were measured.
 limits_setup() {
   cat <<EOF
@@ -163,8 +172,9 @@ limits_setup() {
   one writer connection, batches of $((CONNECTIONS < 64 ? CONNECTIONS : 64)) creates (one SAVEPOINT each, one COMMIT per
   batch), synchronous FULL, WAL;
   PostgreSQL: \`pgbench -n -M prepared -r -c $CONNECTIONS -j $WRK_THREADS -T $(seconds_of "$DURATION")\`
-  with bench/limits/contact_create.sql on the throw-away cluster (.ci/lib/pg.sh: fsync off,
-  synchronous_commit off), $CONNECTIONS clients as rapportd's database.pool_size is $SERVER_THREADS
+  with bench/limits/contact_create.sql on the throw-away cluster ($(pg_durability)),
+  $CONNECTIONS clients as rapportd's database.pool_size is $SERVER_THREADS, beside one client
+  running bench/limits/events_number.sql (the event numbering passes, one after another)
 EOF
 }
 

@@ -127,7 +127,7 @@ EOF
 # 127.0.0.1, fsync off) and an empty database for rapportd. Sets DB_URL.
 start_postgresql() {
   PG_STATE="$WORK/pg"
-  "$ROOT/.ci/lib/pg.sh" start "$PG_STATE" >"$LOGS/postgresql.log" 2>&1 ||
+  PG_DURABLE=${BENCH_PG_DURABLE:-0} "$ROOT/.ci/lib/pg.sh" start "$PG_STATE" >"$LOGS/postgresql.log" 2>&1 ||
     die "PostgreSQL did not start; see $LOGS/postgresql.log"
   local admin_url
   admin_url=$(cat "$PG_STATE/url")
