@@ -80,6 +80,7 @@ INSERT INTO deals (id, company_id, title, pipeline_id, stage_id, status, value, 
          1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
   FROM n;
 $(deal_counters_sql)
+$(search_flush_sql deals)
 COMMIT;
 SQL
     [ "$ENGINE" = sqlite ] || echo "VACUUM ANALYZE deals;"
@@ -175,6 +176,7 @@ SELECT 'deal_seed' || $pad, '$COMPANY_ID', 'Seeded deal ' || i, '$PIPELINE_ID', 
        1700000000000000 + i * 30000000, 1700000000000000 + i * 30000000
 FROM p;
 $(deal_counters_sql)
+$(search_flush_sql deals)
 COMMIT;
 SQL
     if [ "$ENGINE" = sqlite ]; then

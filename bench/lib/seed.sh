@@ -39,8 +39,9 @@
 # custom_field_values rows written from it in the same transaction.
 #
 # search_text is a generated column and is not written; on SQLite the FTS5
-# table contacts_search (and contact_counts, from migration 0002) are kept by
-# the module's insert triggers; contact_tags gets one row per tag.
+# table contacts_search is written from search_queue, where the module's
+# insert trigger notes the rows (search_flush_sql), and contact_counts is
+# kept by its insert trigger; contact_tags gets one row per tag.
 #
 # Row triggers on PostgreSQL: the only ones on contacts and contact_tags keep
 # contact_counts and contact_tag_counts (one row per tenant, or per tenant
@@ -57,6 +58,23 @@
 # that (the unary + of rapport::addTextSearch).
 
 SEED_LOG=()  # one line per seeding, for the results file
+
+# search_flush_sql TABLE: on SQLite, the statements that index the rows the
+# seed's inserts queued (the search triggers only note them in search_queue,
+# host migration 0017; rapportd's group commit indexes them per batch,
+# host/storage/SearchQueue.h), for the seed's transaction before its COMMIT:
+# without them the seeded rows would wait for rapportd's next write.
+# Nothing on PostgreSQL.
+search_flush_sql() {
+  [ "$ENGINE" = sqlite ] || return 0
+  cat <<EOF
+INSERT INTO $1_search ($1_search, rowid, search_text)
+  SELECT 'delete', rid, old_text FROM search_queue WHERE tbl = '$1' AND indexed = 1;
+INSERT INTO $1_search (rowid, search_text)
+  SELECT r.seq, r.search_text FROM search_queue q JOIN $1 r ON r.seq = q.rid WHERE q.tbl = '$1';
+DELETE FROM search_queue WHERE tbl = '$1';
+EOF
+}
 
 # shellcheck disable=SC2034 # used by run.sh and scenarios.sh
 # The search term of contact_search: one surname (~62 rows in 100 000).
@@ -196,6 +214,7 @@ INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at)
 SELECT c.company_id, c.id, lower(t.value), c.created_at FROM contacts c, json_each(c.tags) t
 WHERE $range;
 $(seed_cf_rows "$span")
+$(search_flush_sql contacts)
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 EOF
@@ -258,6 +277,7 @@ SELECT 'comp_seed' || $pad, '$COMPANY_ID', 'Seeded company ' || i, s.v, '[]',
 FROM n JOIN seed_industry s
   ON s.k = (((i * 2654435761) % 4294967296) >> 16) % $(wc -w <<<"$SEED_INDUSTRY");
 $counts
+$(search_flush_sql crm_companies)
 COMMIT;
 $analyze
 SQL

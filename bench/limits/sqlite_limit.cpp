@@ -4,7 +4,9 @@
 // real schema: indexes, FTS5 trigram index, counter triggers), the way
 // rapportd's group commit issues them (host/storage/GroupCommit.cpp): one
 // writer connection, BEGIN IMMEDIATE, each create inside SAVEPOINT ...
-// RELEASE, one COMMIT per batch. Prepared statements are kept for the whole
+// RELEASE, the search index of the batch's rows written once (the flush of
+// host/storage/SearchQueue.cpp, on a database with search_queue: host
+// migration 0017), one COMMIT per batch. Prepared statements are kept for the whole
 // run, as rapportd's statement cache keeps them. No HTTP, no JSON parsing, no
 // threads: what is left is the engine's work, so its rate is the ceiling of
 // rapportd's contact_create on the same database.
@@ -17,13 +19,15 @@
 //   LIMIT_STATEMENT name=contact_insert us_per_create=41.20 share=0.31
 //   LIMIT engine=sqlite creates=20000 seconds=4.01 creates_per_s=4987.5 batch=32 ...
 // --drop-trigger: drops that trigger first (on a throw-away copy!), to see
-// what it costs (e.g. contacts_search_insert, the FTS5 index).
+// what it costs (e.g. contacts_search_insert, the trigger that queues the
+// row for the FTS5 index: without it the flush finds nothing to index).
 #include <sqlite3.h>
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -157,6 +161,19 @@ class Statement {
     if (measured) spent_ += Clock::now() - start;
   }
 
+  // Runs it without parameters and returns its first column, row by row.
+  std::vector<std::string> rows() {
+    std::vector<std::string> out;
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(stmt_)) == SQLITE_ROW) {
+      const auto* text = sqlite3_column_text(stmt_, 0);
+      out.emplace_back(text != nullptr ? reinterpret_cast<const char*>(text) : "");
+    }
+    if (rc != SQLITE_DONE) throw std::runtime_error(name_ + ": " + sqlite3_errmsg(db_.handle()));
+    sqlite3_reset(stmt_);
+    return out;
+  }
+
   const std::string& name() const { return name_; }
   Clock::duration spent() const { return spent_; }
 
@@ -222,10 +239,40 @@ class ContactCreate {
                   "w.id = s.webhook_id WHERE s.company_id = ? AND s.event = ? ORDER BY "
                   "s.webhook_id"),
         release_(db, "release", "RELEASE rapport_member"),
-        commit_(db, "commit", "COMMIT") {}
+        commit_(db, "commit", "COMMIT") {
+    if (hasSearchQueue(db)) {
+      // host/storage/SearchQueue.cpp's flush: the tables with notes, then
+      // per table (contacts only here) the index's deletes, its inserts and
+      // the queue emptied.
+      queuedTables_.emplace(db, "search_flush_tables", "SELECT DISTINCT tbl FROM search_queue");
+      flushDeletes_.emplace(db, "search_flush_delete",
+                            "INSERT INTO contacts_search (contacts_search, rowid, search_text) "
+                            "SELECT 'delete', rid, old_text FROM search_queue WHERE tbl = ? AND "
+                            "indexed = 1");
+      flushInserts_.emplace(db, "search_flush_insert",
+                            "INSERT INTO contacts_search (rowid, search_text) SELECT r.seq, "
+                            "r.search_text FROM search_queue q JOIN contacts r ON r.seq = q.rid "
+                            "WHERE q.tbl = ?");
+      flushDrop_.emplace(db, "search_flush_drop", "DELETE FROM search_queue WHERE tbl = ?");
+    }
+  }
 
   void begin(bool measured) { begin_.run({}, measured); }
-  void commit(bool measured) { commit_.run({}, measured); }
+  // The batch's search index (after the last member's RELEASE, as rapportd's
+  // leader writes it), then its COMMIT.
+  void commit(bool measured) {
+    if (queuedTables_) {
+      const auto start = Clock::now();
+      for (const std::string& table : queuedTables_->rows()) {
+        if (table != "contacts") throw std::runtime_error("search_queue holds " + table);
+        flushDeletes_->run({&table}, false);
+        flushInserts_->run({&table}, false);
+        flushDrop_->run({&table}, false);
+      }
+      if (measured) flushSpent_ += Clock::now() - start;
+    }
+    commit_.run({}, measured);
+  }
 
   // One create of contact_create's body (bench/scenarios.sh) for `company`.
   void create(const std::string& company, long seq, std::mt19937_64& random, bool measured) {
@@ -264,15 +311,31 @@ class ContactCreate {
     release_.run({}, measured);
   }
 
-  std::vector<const Statement*> statements() const {
-    return {&begin_, &savepoint_, &fields_, &insert_,   &tagsDelete_, &tagsInsert_,
-            &show_,  &sequence_,  &event_,  &webhooks_, &release_,    &commit_};
+  // Each statement's name and time, in order (search_flush: the four
+  // statements of the flush together, when the database has search_queue).
+  std::vector<std::pair<std::string, Clock::duration>> statements() const {
+    std::vector<std::pair<std::string, Clock::duration>> out;
+    for (const Statement* s : {&begin_, &savepoint_, &fields_, &insert_, &tagsDelete_, &tagsInsert_,
+                               &show_, &sequence_, &event_, &webhooks_, &release_}) {
+      out.emplace_back(s->name(), s->spent());
+    }
+    if (queuedTables_) out.emplace_back("search_flush", flushSpent_);
+    out.emplace_back(commit_.name(), commit_.spent());
+    return out;
   }
 
  private:
+  static bool hasSearchQueue(Database& db) {
+    Statement found(db, "search_queue_present",
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_queue'");
+    return !found.rows().empty();
+  }
+
   std::string nonce_;
   Statement begin_, savepoint_, fields_, insert_, tagsDelete_, tagsInsert_, show_, sequence_,
       event_, webhooks_, release_, commit_;
+  std::optional<Statement> queuedTables_, flushDeletes_, flushInserts_, flushDrop_;
+  Clock::duration flushSpent_{};
 };
 
 }  // namespace
@@ -312,11 +375,11 @@ int main(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     Clock::duration statements{};
-    for (const Statement* s : create.statements()) statements += s->spent();
+    for (const auto& [name, spent] : create.statements()) statements += spent;
     const double total = std::chrono::duration<double>(statements).count();
-    for (const Statement* s : create.statements()) {
-      const double spent = std::chrono::duration<double>(s->spent()).count();
-      std::printf("LIMIT_STATEMENT name=%s us_per_create=%.2f share=%.3f\n", s->name().c_str(),
+    for (const auto& [name, time] : create.statements()) {
+      const double spent = std::chrono::duration<double>(time).count();
+      std::printf("LIMIT_STATEMENT name=%s us_per_create=%.2f share=%.3f\n", name.c_str(),
                   spent * 1e6 / static_cast<double>(o.creates), total > 0 ? spent / total : 0.0);
     }
     std::printf(

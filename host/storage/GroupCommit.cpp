@@ -61,8 +61,10 @@ DbError lostBatchError(const std::exception_ptr& thrown) {
 
 }  // namespace
 
-GroupCommit::GroupCommit(Begin begin, std::size_t maxMembers, std::chrono::milliseconds timeout)
+GroupCommit::GroupCommit(Begin begin, std::size_t maxMembers, std::chrono::milliseconds timeout,
+                         BeforeCommit beforeCommit)
     : begin_(std::move(begin)),
+      beforeCommit_(std::move(beforeCommit)),
       maxMembers_(std::max<std::size_t>(1, maxMembers)),
       timeout_(timeout) {}
 
@@ -173,6 +175,8 @@ void GroupCommit::runBatch() {
   }
   if (!failure) {
     try {
+      // Outside every member's savepoint; a failure loses the whole batch.
+      if (beforeCommit_) beforeCommit_(connection);
       connection.commit();
     } catch (...) {
       failure = currentDbError();

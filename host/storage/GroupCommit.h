@@ -29,6 +29,10 @@
 //   - A write from inside a write (a module's autocommit write in its own
 //     transaction callback) would wait for itself: it throws DbError (Busy)
 //     at once.
+//   - After the last member and before the COMMIT the leader runs the hook
+//     it was given, outside every member's savepoint: on SQLite the search
+//     index of the batch's rows, written once (SearchQueue.h). When the hook
+//     throws, nothing is committed and every member gets the error.
 // Why a leader rather than turns passed from thread to thread: on two cores
 // a hand-over costs a wake-up and a context switch per write, during which
 // the database sits idle; the leader runs the whole batch without one.
@@ -64,11 +68,14 @@ class GroupCommit {
   using Work = std::function<void(Connection&)>;
   // Opens a session in a write transaction (the caller's retry rules).
   using Begin = std::function<SessionPool::Lease()>;
+  // Runs in the batch's transaction after its last member (none: nothing).
+  using BeforeCommit = std::function<void(Connection&)>;
 
   // `maxMembers`: a batch commits once it holds this many writes, which
   // bounds the wait of its first member. `timeout`: the longest wait of a
   // write that no batch has started.
-  GroupCommit(Begin begin, std::size_t maxMembers, std::chrono::milliseconds timeout);
+  GroupCommit(Begin begin, std::size_t maxMembers, std::chrono::milliseconds timeout,
+              BeforeCommit beforeCommit = {});
 
   // Runs `work` in a batch and returns once the batch is committed. Throws
   // what `work` threw (its changes rolled back, the others' kept), the
@@ -111,6 +118,7 @@ class GroupCommit {
   }
 
   Begin begin_;
+  BeforeCommit beforeCommit_;
   std::size_t maxMembers_;
   std::chrono::milliseconds timeout_;
   std::mutex mutex_;  // guards everything below and every queued Member

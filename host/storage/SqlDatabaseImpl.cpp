@@ -7,6 +7,7 @@
 #include "metrics/Metrics.h"
 #include "storage/ErrorMapping.h"
 #include "storage/RequestTransactions.h"
+#include "storage/SearchQueue.h"
 #include "storage/SqlScanner.h"
 #include "storage/SqlTransaction.h"
 
@@ -63,6 +64,34 @@ void rollbackQuietly(SessionPool::Lease& lease) noexcept {
   }
 }
 
+// SQLite: each batch writes the search index of its rows before its COMMIT
+// (SearchQueue.h).
+GroupCommit::BeforeCommit searchFlush(const DatabaseUrl& url) {
+  if (url.dialect != Dialect::SQLite) return {};
+  auto queue = std::make_shared<SearchQueue>();
+  return [queue](Connection& connection) { queue->flush(connection); };
+}
+
+// SQLite: what the migrations queued for the search index (SearchQueue.h),
+// indexed in a transaction of its own rather than by the first write. A
+// callback that left its own transaction open keeps it (the pool rolls it
+// back); what is queued then waits for the next batch.
+void flushAfterMigrations(Connection& connection) {
+  if (connection.dialect() != Dialect::SQLite || connection.inTransaction()) return;
+  connection.begin();
+  try {
+    SearchQueue().flush(connection);
+    connection.commit();
+  } catch (...) {
+    try {
+      connection.rollback();
+    } catch (...) {
+      // Already failing; withMigrationLock's caller sees the flush's error.
+    }
+    throw;
+  }
+}
+
 }  // namespace
 
 SqlDatabaseImpl::SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options)
@@ -72,7 +101,7 @@ SqlDatabaseImpl::SqlDatabaseImpl(DatabaseUrl url, const StorageOptions& options)
             static_cast<std::size_t>(options.poolSize),
             std::chrono::milliseconds(options.acquireTimeoutMs)),
       group_([this] { return beginTransaction(); }, kMaxBatchMembers,
-             std::chrono::milliseconds(options.sqliteBusyTimeoutMs)) {
+             std::chrono::milliseconds(options.sqliteBusyTimeoutMs), searchFlush(url_)) {
   pool_.prewarm(kPrewarmedSessions);
 }
 
@@ -258,6 +287,7 @@ void SqlDatabaseImpl::withMigrationLock(const std::function<void(Queryable&)>& f
   SessionQueryable session(*lease);
   try {
     fn(session);
+    flushAfterMigrations(*lease);
   } catch (...) {
     unlockAfterMigrations(lease);
     throw;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "host_migrations.gen.h"
 #include "rapport/db.h"
 #include "storage/Migrator.h"
 #include "storage/SqlDatabase.h"
@@ -101,14 +102,18 @@ inline std::string describe(const std::vector<std::string>& plans) {
   return out;
 }
 
-// A fresh database of the test's engine with one module's migrations applied
-// (the plan tests then seed it).
+// A fresh database of the test's engine with the host's migrations and one
+// module's applied, as rapportd applies them (the plan tests then seed it;
+// SQLite's search triggers write to the host's search_queue). The test's
+// target embeds the host's migrations:
+//   rapport_embed_migrations(<target> host ${PROJECT_SOURCE_DIR}/migrations)
 inline std::unique_ptr<rapport::host::SqlDatabase> migratedDatabase(
     const std::string& module, const std::vector<rapport::Migration>& migrations) {
   rapport::host::StorageOptions options;
   options.url = freshDatabaseUrl(module);
   auto opened = rapport::host::SqlDatabase::open(options);
-  rapport::host::Migrator(*opened).apply({{module, migrations}});
+  rapport::host::Migrator(*opened).apply(
+      {{"host", rapport_generated::host::migrations()}, {module, migrations}});
   return opened;
 }
 

@@ -22,6 +22,7 @@
 #include "DealsTables.h"
 #include "PipelinesTables.h"
 #include "SchemaSnapshot.h"
+#include "host_migrations.gen.h"
 #include "rapport/resource.h"
 #include "storage/Migrator.h"
 #include "storage/SqlDatabase.h"
@@ -37,11 +38,15 @@ using rapport::test::listing::schemaOf;
 
 namespace {
 
+// With the host's migrations, as rapportd applies them before any module's:
+// the search triggers of SQLite write to the host's search_queue (0017).
 std::unique_ptr<SqlDatabase> freshDatabase() {
   rapport::host::StorageOptions options;
   options.url = rapport::test::freshDatabaseUrl("listing");
   options.poolSize = 2;
-  return SqlDatabase::open(options);
+  auto db = SqlDatabase::open(options);
+  Migrator(*db).apply({{"host", rapport_generated::host::migrations()}});
+  return db;
 }
 
 std::string readFile(const fs::path& path) {
@@ -146,16 +151,22 @@ std::vector<Migration> activitiesSdk7() {
 
 std::vector<ListingModule> listingModules() {
   return {{"contacts", contacts::migrations(), contactsSdk7(),
-           "0007_contacts:recorded 0008_contacts_custom_fields:ran ", "contact_tags"},
+           "0007_contacts:recorded 0007_contacts_search_queue:ran 0008_contacts_custom_fields:ran ",
+           "contact_tags"},
           {"companies", companies::migrations(), companiesSdk7(),
-           "0008_crm_companies:recorded 0009_crm_companies_custom_fields:ran ", "crm_company_tags"},
+           "0008_crm_companies:recorded 0008_crm_companies_search_queue:ran "
+           "0009_crm_companies_custom_fields:ran ",
+           "crm_company_tags"},
           {"deals",
            deals::migrations(),
            {},
-           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded ",
+           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded "
+           "0008_deals_search_queue:ran ",
            ""},
           {"activities", activities::migrations(), activitiesSdk7(),
-           "0004_activities:recorded 0005_activities_custom_fields:ran ", ""},
+           "0004_activities:recorded 0004_activities_search_queue:ran "
+           "0005_activities_custom_fields:ran ",
+           ""},
           {"pipelines",
            pipelines::migrations(),
            {},

@@ -139,6 +139,8 @@ class GroupCommitTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(jobsFirstThenArrivalOrder);
   CPPUNIT_TEST(aQueuedWriteGivesUpAfterTheTimeout);
   CPPUNIT_TEST(theMemberRunsUnderItsOwnRequestScope);
+  CPPUNIT_TEST(theHookRunsOncePerBatchBeforeTheCommit);
+  CPPUNIT_TEST(aFailingHookLosesTheBatch);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -370,6 +372,70 @@ class GroupCommitTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("req-b"), seenByB);
     CPPUNIT_ASSERT_EQUAL(std::string("req-a"), leaderAfter);  // restored after b's work
     CPPUNIT_ASSERT_EQUAL(std::uint64_t{1}, bench.group->stats().batches);
+  }
+
+  // The hook given to the constructor (SQLite's search index, SearchQueue.h)
+  // runs once per batch, after the last member, outside every member's
+  // savepoint (a member rolled back does not take its writes with it), and
+  // before the COMMIT (its writes are committed with the batch's).
+  void theHookRunsOncePerBatchBeforeTheCommit() {
+    Bench bench;
+    int calls = 0;
+    std::string seenByHook;
+    SessionPool& pool = poolOf(*bench.db);
+    bench.group = std::make_unique<GroupCommit>(
+        [&pool] {
+          SessionPool::Lease lease = pool.acquire();
+          lease->begin();
+          return lease;
+        },
+        64, 10s,
+        [&](Connection& c) {
+          ++calls;
+          for (const auto& row : c.run("SELECT name FROM batch_items ORDER BY name", {})) {
+            seenByHook += row.str("name") + " ";
+          }
+          c.run("INSERT INTO batch_items (name) VALUES ('hook')", {});
+        });
+    auto runs = bench.startQueued({Bench::insert("a"),
+                                   [](Connection& c) {
+                                     Bench::insert("b")(c);
+                                     throw std::runtime_error("b changed its mind");
+                                   },
+                                   Bench::insert("c")});
+    CPPUNIT_ASSERT_EQUAL(std::string(""), outcome(runs[0]));
+    CPPUNIT_ASSERT_EQUAL(std::string("b changed its mind"), outcome(runs[1]));
+    CPPUNIT_ASSERT_EQUAL(std::string(""), outcome(runs[2]));
+    CPPUNIT_ASSERT_EQUAL(1, calls);
+    CPPUNIT_ASSERT_EQUAL(std::string("a c "), seenByHook);
+    CPPUNIT_ASSERT_EQUAL(std::string("a c hook "), bench.stored());
+  }
+
+  // A hook that throws: nothing of the batch is committed, every member
+  // gets the error, and the next batch is a fresh one.
+  void aFailingHookLosesTheBatch() {
+    Bench bench;
+    bool fail = true;
+    SessionPool& pool = poolOf(*bench.db);
+    bench.group = std::make_unique<GroupCommit>(
+        [&pool] {
+          SessionPool::Lease lease = pool.acquire();
+          lease->begin();
+          return lease;
+        },
+        64, 10s,
+        [&](Connection& c) {
+          c.run("INSERT INTO batch_items (name) VALUES ('hook')", {});
+          if (fail) c.run("INSERT INTO batch_items (name) VALUES (NULL)", {});
+        });
+    auto runs = bench.startQueued({Bench::insert("a"), Bench::insert("b")});
+    const std::string first = outcome(runs[0]);
+    CPPUNIT_ASSERT(first != "");
+    CPPUNIT_ASSERT_EQUAL(first, outcome(runs[1]));
+    CPPUNIT_ASSERT_EQUAL(std::string(""), bench.stored());
+    fail = false;
+    bench.group->run(Bench::insert("c"));
+    CPPUNIT_ASSERT_EQUAL(std::string("c hook "), bench.stored());
   }
 };
 

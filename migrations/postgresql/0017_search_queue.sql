@@ -1,0 +1,4 @@
+-- SQLite's 0017 adds search_queue: its FTS5 indexes are written once per
+-- write batch (host/storage/SearchQueue.h). PostgreSQL's search index is a
+-- GIN index on the table's search_text, which PostgreSQL maintains itself:
+-- nothing changes here.

@@ -1,0 +1,2 @@
+-- SQLite only (its FTS5 index of deals written once per write batch):
+-- PostgreSQL's GIN index on deals.search_text is kept by PostgreSQL.
