@@ -119,7 +119,10 @@ Server::Server(const Settings& settings, const std::string& executableDir) : set
   jobs_.add(idempotency_->purgeJob());
   jobs_.add(
       eventRetentionJob(*db_, static_cast<int>(settings.getInt("events.retention_days", 30))));
-  if (eventNumbering_) jobs_.add(eventNumbering_->sweepJob());
+  if (eventNumbering_) {
+    eventNumbering_->wakeWith(jobs_.add(eventNumbering_->numberingJob()));
+    eventLog_.catchUpWith([numbering = eventNumbering_] { numbering->catchUp(); });
+  }
   auto accountsOptions = accounts::AccountsOptions::fromConfig(settings);
   hasher_ = std::make_unique<accounts::PasswordHasher>(accountsOptions.argon2);
   tokens_ = std::make_unique<accounts::TokenService>(*db_, accountsOptions.tokenOptions());

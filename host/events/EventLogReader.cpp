@@ -11,8 +11,8 @@ constexpr char kColumns[] =
 
 // One statement, the tenant first. `sequence > ?` with a cursor of at least
 // 0 also leaves out PostgreSQL's rows still carrying their provisional
-// negative number (numbered at commit, migration 0003): another
-// transaction's events, not committed yet.
+// negative number (numbered after their commit, EventNumbering.h): another
+// transaction's events, not committed or not numbered yet.
 Result selectEvents(Queryable& db, const std::string& companyId, const EventQuery& query) {
   std::string sql = std::string(kColumns) + " WHERE company_id = ? AND sequence > ?";
   Params params{companyId, std::max<std::int64_t>(query.afterSequence, 0)};
@@ -62,6 +62,7 @@ bool truncated(Queryable& db, const std::string& companyId, const EventQuery& qu
 
 EventPage EventLogReader::read(Queryable& db, const std::string& companyId,
                                const EventQuery& query) const {
+  if (catchUp_) catchUp_();
   EventPage page;
   for (const Row& row : selectEvents(db, companyId, query)) {
     page.events.push_back(loggedEvent(row, companyId));

@@ -2,8 +2,12 @@
 // company's committed events in sequence order, and whether the retention
 // already removed some of those a query asks for (docs/events.md).
 //
-// Stateless: one reader serves every thread.
+// One reader serves every thread. On PostgreSQL it first catches up with the
+// event numbering (EventNumbering::catchUp): every event committed before
+// the read began has its number.
 #pragma once
+
+#include <functional>
 
 #include "rapport/events.h"
 
@@ -15,6 +19,12 @@ class EventLogReader final : public rapport::EventLog {
 
   EventPage read(Queryable& db, const std::string& companyId,
                  const EventQuery& query) const override;
+
+  // Called at the start of every read (set once, at start-up).
+  void catchUpWith(std::function<void()> catchUp) { catchUp_ = std::move(catchUp); }
+
+ private:
+  std::function<void()> catchUp_;
 };
 
 }  // namespace rapport::host

@@ -9,7 +9,25 @@
 
 namespace rapport::host {
 
-void EventNumbering::afterCommit() {
+void EventNumbering::committed() {
+  rapport::JobHandle waker;
+  {
+    std::lock_guard lock(wakerMutex_);
+    waker = waker_;
+  }
+  if (waker) {
+    waker->wake();
+  } else {
+    catchUp();
+  }
+}
+
+void EventNumbering::wakeWith(rapport::JobHandle handle) {
+  std::lock_guard lock(wakerMutex_);
+  waker_ = std::move(handle);
+}
+
+void EventNumbering::catchUp() {
   std::unique_lock lock(mutex_);
   const std::uint64_t ticket = ++requested_;
   while (served_ < ticket) {
@@ -17,8 +35,8 @@ void EventNumbering::afterCommit() {
       passEnded_.wait(lock);
       continue;
     }
-    // Every call counted so far committed before it was counted, so the
-    // pass about to begin sees its events.
+    // Every call counted so far began before this pass, so the pass sees
+    // every event committed before any of them.
     running_ = true;
     const std::uint64_t covers = requested_;
     lock.unlock();
@@ -39,22 +57,16 @@ std::int64_t EventNumbering::pass() noexcept {
     const Result numbered = db_.query("SELECT events_number() AS numbered");
     return numbered.empty() ? 0 : numbered.rows[0].i64("numbered");
   } catch (const std::exception& e) {
-    // The writes are committed; their events wait for the sweep (a second).
-    log::warn("events not numbered yet; the sweep will", {{"error", e.what()}});
+    // The writes are committed; their events wait for the next pass.
+    log::warn("events not numbered yet; the next pass will", {{"error", e.what()}});
     return 0;
   }
 }
 
-rapport::Job EventNumbering::sweepJob() {
+rapport::Job EventNumbering::numberingJob() {
   return {.name = "events.numbering",
           .interval = std::chrono::seconds(1),
-          .run =
-              [this](rapport::JobContext&) {
-                const std::int64_t numbered = sweep();
-                if (numbered > 0) {
-                  log::info("unnumbered events numbered", {{"count", std::to_string(numbered)}});
-                }
-              },
+          .run = [this](rapport::JobContext&) { pass(); },
           .concurrency = 1};
 }
 
@@ -63,7 +75,7 @@ std::shared_ptr<EventNumbering> connectEventLog(SqlDatabase& db, const EventBus&
       [&bus](Tx& tx, const std::string& type, const Json& data) { bus.record(tx, type, data); });
   if (db.dialect() != Dialect::PostgreSQL) return nullptr;
   auto numbering = std::make_shared<EventNumbering>(db);
-  db.setCommittedEventsHook([numbering] { numbering->afterCommit(); });
+  db.setCommittedEventsHook([numbering] { numbering->committed(); });
   return numbering;
 }
 

@@ -16,18 +16,24 @@
 // one commit, numbers the events of every writer that committed before it
 // began, so under load one pass serves many writes.
 //
-// afterCommit() is called by storage after each committed transaction that
-// emitted (SqlDatabase::setCommittedEventsHook): the request answers only
-// once its events have their numbers, so a client that wrote and then reads
-// GET /v1/events sees its events. Concurrent callers share a pass (one runs
-// it, the others wait for it, then one runs the next for those that came
-// during it); a pass that fails (the database restarted) is logged, and the
-// sweep job numbers what it left.
+// committed() is called by storage after each committed transaction that
+// emitted (SqlDatabase::setCommittedEventsHook) and only wakes the job
+// "events.numbering", which runs one pass per wake-up (wake-ups during a
+// pass make one more pass): the writer answers without waiting, and its
+// events have their numbers a pass later (milliseconds). Readers of the log
+// (EventLogReader: GET /v1/events, webhook replays) call catchUp() first: it
+// returns once a pass that began after the call has ended, so a client that
+// wrote and then reads sees its events, whichever instance it reads from.
+// Concurrent callers of catchUp() share a pass (one runs it, the others wait
+// for it). A pass that fails (the database restarted) is logged; the job
+// runs again within a second. Without a job runner (tests, tools),
+// committed() runs the pass itself.
 //
 // SQLite needs none of this: its one writer takes the next number inside
 // the write's transaction (EventBus.cpp).
 //
-// Threading: afterCommit() and sweep() from any thread.
+// Threading: every member from any thread; wakeWith() before the first
+// commit.
 #pragma once
 
 #include <condition_variable>
@@ -47,14 +53,18 @@ class EventNumbering {
  public:
   explicit EventNumbering(rapport::Database& db) : db_(db) {}
 
-  // Returns once a pass that began after this call has ended: the events
-  // the caller committed have their numbers. Never throws.
-  void afterCommit();
-  // One pass now (writers that died between their commit and their pass, a
-  // pass that failed); returns how many events it numbered.
+  // After a commit that emitted: wakes the numbering job (a pass soon).
+  void committed();
+  // Returns once a pass that began after this call has ended: every event
+  // committed before the call has its number. Never throws.
+  void catchUp();
+  // One pass now; returns how many events it numbered.
   std::int64_t sweep();
-  // The sweep, every second on every instance ("events.numbering").
-  rapport::Job sweepJob();
+  // "events.numbering": a pass when woken, and every second on every
+  // instance (a writer that died before the wake-up, a pass that failed).
+  // Give the handle the runner returned to wakeWith().
+  rapport::Job numberingJob();
+  void wakeWith(rapport::JobHandle handle);
 
  private:
   std::int64_t pass() noexcept;
@@ -62,15 +72,18 @@ class EventNumbering {
   rapport::Database& db_;
   std::mutex mutex_;
   std::condition_variable passEnded_;
-  std::uint64_t requested_ = 0;  // afterCommit calls so far
+  std::uint64_t requested_ = 0;  // catchUp calls so far
   std::uint64_t served_ = 0;     // calls the last ended pass covered
   bool running_ = false;
+  std::mutex wakerMutex_;
+  rapport::JobHandle waker_;
 };
 
 // Connects the event log to storage: Tx::emit records through `bus`; on
-// PostgreSQL each committed transaction that emitted has its events
-// numbered. Returns the numbering (whose sweepJob() the caller runs; the
-// database's hook holds it too), or nullptr on SQLite. `bus` must outlive
+// PostgreSQL each committed transaction that emitted wakes the numbering.
+// Returns the numbering (whose numberingJob() the caller runs, and whose
+// catchUp() the log's readers call; the database's hook holds it too), or
+// nullptr on SQLite. `bus` must outlive
 // the database's use.
 std::shared_ptr<EventNumbering> connectEventLog(SqlDatabase& db, const EventBus& bus);
 

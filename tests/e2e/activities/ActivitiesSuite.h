@@ -65,6 +65,7 @@ inline Json readActivity(HttpClient& client, const std::string& token, const std
 inline std::vector<std::string> activityEvents(const ServerProcess& server,
                                                const std::string& tenant) {
   std::vector<std::string> out;
+  numberEvents(server.databaseUrl());
   for (const auto& row :
        queryDatabase(server.databaseUrl(),
                      "SELECT type, data FROM events WHERE company_id = " + sqlQuote(tenant) +

@@ -429,12 +429,12 @@ std::size_t insertContactEvents(const std::string& databaseUrl, const std::strin
       "_' || i, 'crm.contact.created', 'contacts', NULL, " + sqlQuote("{\"id\":\"cont_cap\"}") +
       ", " + std::to_string(createdAtMicros) + rows + " RETURNING 1";
   const std::size_t inserted = queryDatabase(databaseUrl, sql).size();
-  // PostgreSQL numbers events after their commit, as a writer does (the
-  // host's events/EventNumbering.h, migration 0016).
-  if (rapport::test::onPostgres()) {
-    queryDatabase(databaseUrl, "SELECT events_number()");
-  }
+  numberEvents(databaseUrl);
   return inserted;
+}
+
+void numberEvents(const std::string& databaseUrl) {
+  if (rapport::test::onPostgres()) queryDatabase(databaseUrl, "SELECT events_number()");
 }
 
 }  // namespace rapport::e2e

@@ -142,6 +142,12 @@ std::vector<std::vector<std::string>> queryDatabase(const std::string& databaseU
                                                     const std::string& sql);
 // 'text' with quotes doubled, for literals in queryDatabase.
 std::string sqlQuote(const std::string& text);
+// What a reader of the event log does first (the host's EventLogReader): on
+// PostgreSQL, numbers every committed event still unnumbered (events_number,
+// migration 0016), so reading `events` by its sequence sees every event
+// committed before. Nothing on SQLite, which numbers in the write.
+void numberEvents(const std::string& databaseUrl);
+
 // Writes `count` crm.contact.created events of `companyId` straight into the
 // event log (a backlog larger than a test could make through the API in
 // time): ids evt_cap_<random>_<n>, data {"id":"cont_cap"}, created at

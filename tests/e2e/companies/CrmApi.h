@@ -42,6 +42,7 @@ inline Json getBody(HttpClient& client, const std::string& token, const std::str
 inline std::vector<Json> eventsAbout(const ServerProcess& server, const std::string& tenant,
                                      const std::string& type, const std::string& id) {
   std::vector<Json> out;
+  numberEvents(server.databaseUrl());
   for (const auto& row : queryDatabase(
            server.databaseUrl(), "SELECT data FROM events WHERE company_id = " + sqlQuote(tenant) +
                                      " AND type = " + sqlQuote(type) + " ORDER BY sequence")) {

@@ -74,6 +74,7 @@ inline std::vector<std::pair<std::string, Json>> dealEvents(const ServerProcess&
                                                             const std::string& tenant,
                                                             const std::string& id) {
   std::vector<std::pair<std::string, Json>> out;
+  numberEvents(server.databaseUrl());
   for (const auto& row :
        queryDatabase(server.databaseUrl(),
                      "SELECT type, data FROM events WHERE company_id = " + sqlQuote(tenant) +

@@ -2,6 +2,7 @@
 // test, with the host's real migrations.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "events/EventBus.h"
+#include "events/EventLogReader.h"
 #include "events/EventNumbering.h"
 #include "events/HostEventTypes.h"
 #include "log/RequestScope.h"
@@ -33,6 +35,7 @@ class EventLogTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testNumbersFollowCommitOrder);
   CPPUNIT_TEST(testConcurrentWritersSeeTheirNumbersOnReturn);
   CPPUNIT_TEST(testSweepNumbersWhatAWriterLeft);
+  CPPUNIT_TEST(testWritersWakeTheNumberingReadersCatchUp);
   CPPUNIT_TEST(testUndeclaredTypeRefused);
   CPPUNIT_TEST(testRetentionRemovesOnlyOldEvents);
   CPPUNIT_TEST(testCatalogue);
@@ -157,10 +160,11 @@ class EventLogTest : public CppUnit::TestFixture {
                          rows.rows[0].str("data"));
   }
 
-  // 6 writers of one company at once, 20 transactions each (1 or 2 events):
-  // when transaction() returns, the writer's events have their numbers (the
-  // request answers after its pass, EventNumbering.h), and the company's
-  // log is 1..N with neither gap nor repeat.
+  // 6 writers of one company at once, 20 transactions each (1 or 2 events),
+  // without a job runner (committed() runs the pass itself): when
+  // transaction() returns, the writer's events have their numbers, and the
+  // company's log is 1..N with neither gap nor repeat, though writers'
+  // passes overlap.
   void testConcurrentWritersSeeTheirNumbersOnReturn() {
     constexpr int kWriters = 6;
     constexpr int kTransactions = 20;
@@ -208,6 +212,32 @@ class EventLogTest : public CppUnit::TestFixture {
         std::int64_t{2},
         db_->query("SELECT sequence FROM events WHERE id = 'evt_left'").front().i64("sequence"));
     emit("comp_a", "crm.note.created");
+    CPPUNIT_ASSERT_EQUAL(std::string("1,2,3"), sequences("comp_a"));
+  }
+
+  // PostgreSQL with a job runner, as rapportd runs: a commit only wakes the
+  // numbering (its events wait unnumbered, invisible to readers), and a
+  // reader catches up first, so it sees every event committed before it.
+  void testWritersWakeTheNumberingReadersCatchUp() {
+    if (!rapport::test::storage::onPostgres()) return;  // SQLite numbers in the write
+    auto waker = std::make_shared<CountingWaker>();
+    numbering_->wakeWith(waker);
+    emit("comp_a", "crm.note.created");
+    emit("comp_a", "crm.note.deleted");
+    CPPUNIT_ASSERT_EQUAL(2, waker->wakes.load());
+    CPPUNIT_ASSERT_EQUAL(
+        std::size_t{2},
+        db_->query("SELECT id FROM events WHERE company_id = 'comp_a' AND sequence < 0").size());
+    rapport::host::EventLogReader reader;
+    reader.catchUpWith([this] { numbering_->catchUp(); });
+    const rapport::EventPage page = reader.read(*db_, "comp_a", rapport::EventQuery{});
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, page.events.size());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, page.events[0].sequence);
+    CPPUNIT_ASSERT_EQUAL(std::string("crm.note.created"), page.events[0].event.type);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, page.events[1].sequence);
+    // The job's pass, when the runner wakes it, numbers what came since.
+    emit("comp_a", "crm.note.created");
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, numbering_->sweep());
     CPPUNIT_ASSERT_EQUAL(std::string("1,2,3"), sequences("comp_a"));
   }
 
@@ -271,6 +301,12 @@ class EventLogTest : public CppUnit::TestFixture {
   }
 
  private:
+  struct CountingWaker final : rapport::JobWaker {
+    std::atomic<int> wakes{0};
+    void wake() override { ++wakes; }
+    void wakeOne() override { ++wakes; }
+  };
+
   void emit(const std::string& company, const std::string& type) {
     db_->transaction(company, [&](Tx& tx) { tx.emit(type, Json::object({{"id", "n1"}})); });
   }
