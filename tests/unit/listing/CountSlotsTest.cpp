@@ -10,8 +10,10 @@
 // (pigeonhole) and one runs out of lock wait; under the new ones all insert,
 // and the totals (the sums of the slots) are exact. On SQLite (one writer)
 // the migration is a comment: nothing changes, and the totals stay exact.
+// The same for the deals module's deal_stage_totals (its 0008).
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <latch>
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "ContactsResource.h"
+#include "DealsTables.h"
 #include "SchemaSnapshot.h"
 #include "rapport/db.h"
 #include "storage/Migrator.h"
@@ -166,6 +169,68 @@ std::vector<std::function<void(Tx&)>> deletes(int from, int count) {
   return out;
 }
 
+// The deals module's migrations before SDK 10.1's count slots (its 0007
+// and 0008).
+std::vector<Migration> dealsBeforeSlots() {
+  std::vector<Migration> out;
+  for (Migration& m : deals::migrations()) {
+    if (m.id < "0007") out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::string dealId(int i) {
+  return "deal_slots" + std::to_string(i);
+}
+
+void insertDeal(rapport::Queryable& q, int i) {
+  q.exec(
+      "INSERT INTO deals (id, company_id, title, pipeline_id, stage_id, status, value, currency, "
+      "probability, created_at, updated_at) "
+      "VALUES (?, ?, ?, 'pipe_1', 'stage_a', 'open', ?, 'EUR', 10, 1000, 1000)",
+      {dealId(i), kCompany, "Deal " + dealId(i), std::int64_t{100 + i}});
+}
+
+std::vector<std::function<void(Tx&)>> dealInserts(int count) {
+  std::vector<std::function<void(Tx&)>> out;
+  for (int i = 0; i < count; ++i) out.emplace_back([i](Tx& tx) { insertDeal(tx, i); });
+  return out;
+}
+
+std::vector<std::function<void(Tx&)>> dealMoves(int count, const std::string& stage) {
+  std::vector<std::function<void(Tx&)>> out;
+  for (int i = 0; i < count; ++i) {
+    out.emplace_back([i, stage](Tx& tx) {
+      tx.exec("UPDATE deals SET stage_id = ? WHERE company_id = ? AND id = ?",
+              {stage, kCompany, dealId(i)});
+    });
+  }
+  return out;
+}
+
+// "deals cents" of a stage of pipe_1: the sums of its slot rows.
+std::string stageTotals(rapport::Queryable& q, const std::string& stage) {
+  const rapport::Row row =
+      q.query(
+           "SELECT CAST(COALESCE(SUM(deals_count), 0) AS BIGINT) AS deals, "
+           "CAST(COALESCE(SUM(deals_value), 0) AS BIGINT) AS cents "
+           "FROM deal_stage_totals WHERE company_id = ? AND pipeline_id = 'pipe_1' AND "
+           "stage_id = ?",
+           {kCompany, stage})
+          .front();
+  return std::to_string(row.i64("deals")) + " " + std::to_string(row.i64("cents"));
+}
+
+std::int64_t stageRows(rapport::Queryable& q, const std::string& stage) {
+  return q
+      .query(
+          "SELECT COUNT(*) AS n FROM deal_stage_totals WHERE company_id = ? AND "
+          "pipeline_id = 'pipe_1' AND stage_id = ?",
+          {kCompany, stage})
+      .front()
+      .i64("n");
+}
+
 }  // namespace
 
 class CountSlotsTest : public CppUnit::TestFixture {
@@ -174,6 +239,7 @@ class CountSlotsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(randomSlotsMakeConcurrentWritersWait);
   CPPUNIT_TEST(concurrentWritersOfOneCompanyDoNotWait);
   CPPUNIT_TEST(totalsStayExactOneWriterAtATime);
+  CPPUNIT_TEST(dealStageTotalsDoNotMakeWritersWait);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -310,6 +376,47 @@ class CountSlotsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(
         std::int64_t{1},
         number(*db, "SELECT COUNT(*) AS n FROM contact_counts WHERE company_id = ?", {other}));
+  }
+
+  // deal_stage_totals (deals' 0008): 12 open deals of one stage created at
+  // once, then all moved to another stage at once; under 0006's 8 random
+  // slots at least one create waits out its lock wait.
+  void dealStageTotalsDoNotMakeWritersWait() {
+    if (!rapport::test::onPostgres()) return;
+    auto before = slotsDatabase();
+    Migrator(*before).apply({{"deals", dealsBeforeSlots()}});
+    CPPUNIT_ASSERT(holdAtOnce(*before, dealInserts(kWriters)) >= 1);
+
+    auto db = slotsDatabase();
+    Migrator(*db).apply({{"deals", dealsBeforeSlots()}});
+    CPPUNIT_ASSERT_EQUAL(std::string("0007_deal_count_slots:ran 0008_deal_stage_totals_slots:ran "),
+                         appliedFlags(Migrator(*db).apply({{"deals", deals::migrations()}})));
+    CPPUNIT_ASSERT_EQUAL(0, holdAtOnce(*db, dealInserts(kWriters)));
+    // 12 deals of 100..111 cents: 1266 cents, a slot row per writer.
+    CPPUNIT_ASSERT_EQUAL(std::string("12 1266"), stageTotals(*db, "stage_a"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{kWriters}, stageRows(*db, "stage_a"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{kWriters},
+                         number(*db,
+                                "SELECT CAST(SUM(total) AS BIGINT) AS n FROM deal_counts WHERE "
+                                "company_id = ?",
+                                {kCompany}));
+    // Each move takes a free row of stage_a (1 deal of another's cents: it
+    // stays unless it comes back to 0 deals and 0 cents) and adds a row to
+    // stage_b.
+    CPPUNIT_ASSERT_EQUAL(0, holdAtOnce(*db, dealMoves(kWriters, "stage_b")));
+    CPPUNIT_ASSERT_EQUAL(std::string("0 0"), stageTotals(*db, "stage_a"));
+    CPPUNIT_ASSERT_EQUAL(std::string("12 1266"), stageTotals(*db, "stage_b"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{kWriters}, stageRows(*db, "stage_b"));
+    const std::int64_t rowsA = stageRows(*db, "stage_a");
+    // One at a time: no new rows; a deal won leaves the open totals.
+    for (int i = 0; i < 3; ++i) {
+      db->exec("UPDATE deals SET stage_id = 'stage_a' WHERE id = ?", {dealId(i)});
+    }
+    db->exec("UPDATE deals SET status = 'won' WHERE id = ?", {dealId(11)});
+    CPPUNIT_ASSERT_EQUAL(std::string("3 303"), stageTotals(*db, "stage_a"));
+    CPPUNIT_ASSERT_EQUAL(std::string("8 852"), stageTotals(*db, "stage_b"));
+    CPPUNIT_ASSERT(stageRows(*db, "stage_a") <= std::max<std::int64_t>(rowsA, 1));
+    CPPUNIT_ASSERT(stageRows(*db, "stage_b") <= kWriters);
   }
 
  private:
