@@ -37,7 +37,9 @@
 // that row exists and is held; a collision of two new slots (rare) waits and
 // still counts right. So concurrent writers of one tenant never queue on a
 // count row, and a tenant holds about as many slot rows as it ever had
-// concurrent writers. A slot may go below 0; the sum is exact. Count rows
+// concurrent writers (a transaction that writes many rows takes the first
+// row it holds or that is free each time, so it may come to hold several).
+// A slot may go below 0; the sum is exact. Count rows
 // stay; a tag count's slot row that comes back to 0 is removed. The
 // functions listingTablesMigration writes (its text never changes) take one
 // of kPostgresqlCountSlots slots at random instead, so 32 writers of one
