@@ -25,7 +25,7 @@ inline std::vector<rapport::Migration> migrations() {
   out.push_back(rapport::listingTablesMigration(kListingTables, "0005_deal_listing",
                                                 {"0001_deals", "0002_deal_tag_counts"}));
   // Since SDK 10.1: the count slots chosen among the free ones.
-  out.push_back(rapport::listingCountSlotsMigration(kListingTables, "0007_deal_count_slots"));
+  out.push_back(rapport::listingCountSlotsMigration(kListingTables, "0009_deal_count_slots"));
   return out;
 }
 

@@ -10,7 +10,7 @@
 // (pigeonhole) and one runs out of lock wait; under the new ones all insert,
 // and the totals (the sums of the slots) are exact. On SQLite (one writer)
 // the migration is a comment: nothing changes, and the totals stay exact.
-// The same for the deals module's deal_stage_totals (its 0008).
+// The same for the deals module's deal_stage_totals (its 0010).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>
@@ -25,6 +25,7 @@
 #include "ContactsResource.h"
 #include "DealsTables.h"
 #include "SchemaSnapshot.h"
+#include "host_migrations.gen.h"
 #include "rapport/db.h"
 #include "storage/Migrator.h"
 #include "storage/SqlDatabase.h"
@@ -48,7 +49,10 @@ std::unique_ptr<SqlDatabase> slotsDatabase() {
   options.url = rapport::test::freshDatabaseUrl("slots");
   options.poolSize = kWriters + 4;
   options.lockTimeoutMs = 2000;
-  return SqlDatabase::open(options);
+  // The host's migrations first, as rapportd applies them.
+  auto db = SqlDatabase::open(options);
+  Migrator(*db).apply({{"host", rapport_generated::host::migrations()}});
+  return db;
 }
 
 // The contacts module's migrations as SDK 10.0 registered them: without the
@@ -169,12 +173,12 @@ std::vector<std::function<void(Tx&)>> deletes(int from, int count) {
   return out;
 }
 
-// The deals module's migrations before SDK 10.1's count slots (its 0007
-// and 0008).
+// The deals module's migrations before SDK 10.1's count slots (its 0009
+// and 0010).
 std::vector<Migration> dealsBeforeSlots() {
   std::vector<Migration> out;
   for (Migration& m : deals::migrations()) {
-    if (m.id < "0007") out.push_back(std::move(m));
+    if (!m.id.ends_with("_slots")) out.push_back(std::move(m));
   }
   return out;
 }
@@ -378,7 +382,7 @@ class CountSlotsTest : public CppUnit::TestFixture {
         number(*db, "SELECT COUNT(*) AS n FROM contact_counts WHERE company_id = ?", {other}));
   }
 
-  // deal_stage_totals (deals' 0008): 12 open deals of one stage created at
+  // deal_stage_totals (deals' 0010): 12 open deals of one stage created at
   // once, then all moved to another stage at once; under 0006's 8 random
   // slots at least one create waits out its lock wait.
   void dealStageTotalsDoNotMakeWritersWait() {
@@ -389,7 +393,7 @@ class CountSlotsTest : public CppUnit::TestFixture {
 
     auto db = slotsDatabase();
     Migrator(*db).apply({{"deals", dealsBeforeSlots()}});
-    CPPUNIT_ASSERT_EQUAL(std::string("0007_deal_count_slots:ran 0008_deal_stage_totals_slots:ran "),
+    CPPUNIT_ASSERT_EQUAL(std::string("0009_deal_count_slots:ran 0010_deal_stage_totals_slots:ran "),
                          appliedFlags(Migrator(*db).apply({{"deals", deals::migrations()}})));
     CPPUNIT_ASSERT_EQUAL(0, holdAtOnce(*db, dealInserts(kWriters)));
     // 12 deals of 100..111 cents: 1266 cents, a slot row per writer.

@@ -156,7 +156,7 @@ std::vector<ListingModule> listingModules() {
            deals::migrations(),
            {},
            "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded "
-           "0007_deal_count_slots:ran 0008_deal_stage_totals_slots:ran ",
+           "0009_deal_count_slots:ran 0010_deal_stage_totals_slots:ran ",
            ""},
           {"activities", activities::migrations(), activitiesSdk7(),
            "0004_activities:recorded 0004_activities_count_slots:ran "
