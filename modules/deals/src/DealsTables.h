@@ -18,11 +18,14 @@ inline const rapport::ListingTables kListingTables{.records = "deals", .recordCo
 
 // The module's migrations (the host applies them in id order). The listing
 // tables' migration replaces the hand-written ones that created the same
-// tables before (Migration::replaces, rapport/db.h).
+// tables before (Migration::replaces, rapport/db.h); the count slots'
+// migration then replaces its PostgreSQL count functions (listing_tables.h).
 inline std::vector<rapport::Migration> migrations() {
   std::vector<rapport::Migration> out = rapport_generated::deals::migrations();
   out.push_back(rapport::listingTablesMigration(kListingTables, "0005_deal_listing",
                                                 {"0001_deals", "0002_deal_tag_counts"}));
+  // Since SDK 10.1: the count slots chosen among the free ones.
+  out.push_back(rapport::listingCountSlotsMigration(kListingTables, "0009_deal_count_slots"));
   return out;
 }
 

@@ -18,11 +18,14 @@ inline const rapport::ListingTables kListingTables{
 
 // The module's migrations (the host applies them in id order). The listing
 // tables' migration replaces the hand-written ones that created the same
-// tables before (Migration::replaces, rapport/db.h).
+// tables before (Migration::replaces, rapport/db.h); the count slots'
+// migration then replaces its PostgreSQL count function (listing_tables.h).
 inline std::vector<rapport::Migration> migrations() {
   std::vector<rapport::Migration> out = rapport_generated::pipelines::migrations();
   out.push_back(
       rapport::listingTablesMigration(kListingTables, "0003_pipeline_listing", {"0001_pipelines"}));
+  // Since SDK 10.1: the count slots chosen among the free ones.
+  out.push_back(rapport::listingCountSlotsMigration(kListingTables, "0004_pipeline_count_slots"));
   return out;
 }
 

@@ -156,8 +156,11 @@
 //        record_query.h: ListRequest::caller (hops and includes need the
 //        target's read scope). events.h: Actor, Event::actor, actorOf and
 //        actorJson (who caused an event: user, api_key or system).
+//   10.1: listing_tables.h: listingCountSlotsMigration (PostgreSQL count
+//        slots chosen among the free ones, FOR UPDATE SKIP LOCKED);
+//        Resource::migrations adds it as "<storage.migration>_count_slots".
 #define RAPPORT_SDK_ABI_MAJOR 10
-#define RAPPORT_SDK_ABI_MINOR 0
+#define RAPPORT_SDK_ABI_MINOR 1
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

@@ -42,9 +42,10 @@ struct ListPage {
 // countsTable, when given, names a table (company_id TEXT, slot SMALLINT,
 // total BIGINT, PRIMARY KEY (company_id, slot)) whose totals add up to the
 // exact number of each tenant's rows of `table`. AFTER INSERT / AFTER DELETE
-// row triggers on `table` add 1 or -1 to one slot: on PostgreSQL one of a few
-// at random, so concurrent writers of one tenant rarely wait for each other's
-// count row; on SQLite (one writer) always slot 0. An unfiltered list
+// row triggers on `table` add 1 or -1 to one slot: on PostgreSQL one that no
+// other transaction holds (listing_tables.h), so concurrent writers of one
+// tenant do not wait for each other's count row; on SQLite (one writer)
+// always slot 0. An unfiltered list
 // (where.filtered() is false) reads its total as the sum of the tenant's
 // slots, a few indexed rows, instead of counting all the tenant's rows: its
 // cost stays flat however large the tenant grows. listing_tables.h declares

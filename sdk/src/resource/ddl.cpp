@@ -291,7 +291,17 @@ std::vector<Migration> tableMigrations(const ResourceSpec& spec) {
     }
     out.emplace_back(id, std::move(sqlite), std::move(postgresql));
   }
+  // Since 10.1: the count slots chosen among the free ones (listing_tables.h).
+  // Its id extends the table's, so it sorts right after it: a fresh database
+  // replaces the functions the table's migration just wrote, and one
+  // migrated before runs it once (an id the ledger lacks runs, whatever
+  // applied ids sort after it).
+  out.push_back(listingCountSlotsMigration(*listing, countSlotsMigrationId(spec)));
   return out;
+}
+
+std::string countSlotsMigrationId(const ResourceSpec& spec) {
+  return spec.storage.migration + "_count_slots";
 }
 
 }  // namespace resource_detail

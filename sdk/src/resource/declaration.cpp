@@ -112,6 +112,10 @@ void checkStorage(const ResourceSpec& spec) {
     if (storage.migration.empty() || field.since <= storage.migration) {
       refuse("the field '" + field.name + "' is added by a migration after storage.migration");
     }
+    if (field.since == countSlotsMigrationId(spec)) {
+      refuse("the field '" + field.name + "' is added by the engine's count slots migration (" +
+             field.since + ")");
+    }
     if (field.kind == FieldKind::Tags || field.searchable) {
       refuse("the field '" + field.name + "' cannot be added later (tags, search)");
     }

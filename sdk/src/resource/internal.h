@@ -50,6 +50,9 @@ std::string countsTableOf(const ResourceSpec& spec);
 // The engine's migrations of the table (Resource::migrations without the
 // custom fields' column).
 std::vector<Migration> tableMigrations(const ResourceSpec& spec);
+// The id of the engine's listingCountSlotsMigration (since 10.1):
+// "<storage.migration>_count_slots", right after the table's.
+std::string countSlotsMigrationId(const ResourceSpec& spec);
 
 // Throws std::invalid_argument naming the declaration's mistake.
 void checkSpec(const ResourceSpec& spec);

@@ -150,28 +150,32 @@ std::vector<Migration> activitiesSdk7() {
 }
 
 std::vector<ListingModule> listingModules() {
-  return {{"contacts", contacts::migrations(), contactsSdk7(),
-           "0007_contacts:recorded 0007_contacts_search_queue:ran 0008_contacts_custom_fields:ran ",
-           "contact_tags"},
-          {"companies", companies::migrations(), companiesSdk7(),
-           "0008_crm_companies:recorded 0008_crm_companies_search_queue:ran "
-           "0009_crm_companies_custom_fields:ran ",
-           "crm_company_tags"},
-          {"deals",
-           deals::migrations(),
-           {},
-           "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded "
-           "0008_deals_search_queue:ran ",
-           ""},
-          {"activities", activities::migrations(), activitiesSdk7(),
-           "0004_activities:recorded 0004_activities_search_queue:ran "
-           "0005_activities_custom_fields:ran ",
-           ""},
-          {"pipelines",
-           pipelines::migrations(),
-           {},
-           "0002_pipelines:recorded 0003_pipeline_listing:recorded ",
-           ""}};
+  return {
+      {"contacts", contacts::migrations(), contactsSdk7(),
+       "0007_contacts:recorded 0007_contacts_count_slots:ran 0007_contacts_search_queue:ran "
+       "0008_contacts_custom_fields:ran ",
+       "contact_tags"},
+      {"companies", companies::migrations(), companiesSdk7(),
+       "0008_crm_companies:recorded 0008_crm_companies_count_slots:ran "
+       "0008_crm_companies_search_queue:ran "
+       "0009_crm_companies_custom_fields:ran ",
+       "crm_company_tags"},
+      {"deals",
+       deals::migrations(),
+       {},
+       "0004_deals:recorded 0005_deal_listing:recorded 0006_deal_stage_totals:recorded "
+       "0008_deals_search_queue:ran 0009_deal_count_slots:ran 0010_deal_stage_totals_slots:ran ",
+       ""},
+      {"activities", activities::migrations(), activitiesSdk7(),
+       "0004_activities:recorded 0004_activities_count_slots:ran "
+       "0004_activities_search_queue:ran "
+       "0005_activities_custom_fields:ran ",
+       ""},
+      {"pipelines",
+       pipelines::migrations(),
+       {},
+       "0002_pipelines:recorded 0003_pipeline_listing:recorded 0004_pipeline_count_slots:ran ",
+       ""}};
 }
 
 }  // namespace
@@ -227,7 +231,8 @@ class ListingTablesSchemaTest : public CppUnit::TestFixture {
                            "public.contact_tags FOR EACH ROW EXECUTE FUNCTION "
                            "contact_tag_counts_track()")
              : std::string("trigger contact_tag_counts_delete on contact_tags"),
-          pg ? std::string("chosen SMALLINT := floor(random() * 8);")
+          // The count slots chosen among the free ones (SDK 10.1).
+          pg ? std::string("LIMIT 1 FOR UPDATE SKIP LOCKED;")
              : std::string("trigger contact_counts_insert on contacts")}) {
       CPPUNIT_ASSERT_MESSAGE(expected + "\n" + schema, schema.find(expected) != std::string::npos);
     }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "rapport/ids.h"
 #include "rapport/listing_tables.h"
 
 using rapport::ListingTables;
@@ -35,6 +36,9 @@ class ListingTablesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testPostgresqlUsesRandomSlotsAndFunctions);
   CPPUNIT_TEST(testWithoutTagsOnlyTheCounts);
   CPPUNIT_TEST(testRefusesNamesThatAreNotPlainIdentifiers);
+  CPPUNIT_TEST(testListingTablesTextNeverChanges);
+  CPPUNIT_TEST(testCountSlotsReplaceOnlyThePostgresqlFunctions);
+  CPPUNIT_TEST(testCountSlotsWithoutTagsAndRefusals);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -135,6 +139,82 @@ class ListingTablesTest : public CppUnit::TestFixture {
         ListingTables({.records = "contacts", .recordColumn = "9x_id"}).countsTable(),
         std::invalid_argument);
   }
+
+  // An applied migration is checksummed (the ledger): the text
+  // listingTablesMigration generates is pinned, as SDK 10.0 generated it.
+  // The count slots changed in 10.1 by a migration of their own
+  // (listingCountSlotsMigration), not here.
+  void testListingTablesTextNeverChanges() {
+    const Migration tagged =
+        rapport::listingTablesMigration({.records = "contacts", .recordColumn = "contact_id"}, "x");
+    const Migration untagged = rapport::listingTablesMigration(
+        {.records = "pipelines", .recordColumn = "pipeline_id", .tags = false}, "x");
+    CPPUNIT_ASSERT_EQUAL(std::string(kContactsSqlite), rapport::sha256Hex(tagged.sqlite));
+    CPPUNIT_ASSERT_EQUAL(std::string(kContactsPostgresql), rapport::sha256Hex(tagged.postgresql));
+    CPPUNIT_ASSERT_EQUAL(std::string(kPipelinesSqlite), rapport::sha256Hex(untagged.sqlite));
+    CPPUNIT_ASSERT_EQUAL(std::string(kPipelinesPostgresql),
+                         rapport::sha256Hex(untagged.postgresql));
+  }
+
+  void testCountSlotsReplaceOnlyThePostgresqlFunctions() {
+    const Migration m = rapport::listingCountSlotsMigration(
+        {.records = "contacts", .recordColumn = "contact_id"}, "0007_contacts_count_slots");
+    CPPUNIT_ASSERT_EQUAL(std::string("0007_contacts_count_slots"), m.id);
+    CPPUNIT_ASSERT(m.replaces.empty());
+    // SQLite: comments only (no statement to run; the ledger records it).
+    std::size_t lines = 0;
+    for (std::size_t at = 0; at < m.sqlite.size(); at = m.sqlite.find('\n', at) + 1, ++lines) {
+      CPPUNIT_ASSERT_MESSAGE(m.sqlite, m.sqlite.compare(at, 3, "-- ") == 0);
+    }
+    CPPUNIT_ASSERT(lines >= 1);
+    CPPUNIT_ASSERT(m.sqlite.ends_with("\n"));
+    // PostgreSQL: the two functions replaced, nothing else.
+    const std::string& sql = m.postgresql;
+    CPPUNIT_ASSERT(
+        has(sql, "CREATE OR REPLACE FUNCTION contact_counts_track() RETURNS trigger AS $$"));
+    CPPUNIT_ASSERT(has(sql,
+                       "CREATE OR REPLACE FUNCTION contact_tag_counts_track() RETURNS trigger AS "
+                       "$$"));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, occurrences(sql, "CREATE OR REPLACE FUNCTION"));
+    CPPUNIT_ASSERT(has(sql,
+                       "SELECT slot INTO chosen FROM contact_counts\n"
+                       "    WHERE company_id = row_company LIMIT 1 FOR UPDATE SKIP LOCKED;"));
+    CPPUNIT_ASSERT(has(sql,
+                       "SELECT slot INTO chosen FROM contact_tag_counts\n"
+                       "    WHERE company_id = row_company AND tag_lower = row_tag LIMIT 1 FOR "
+                       "UPDATE SKIP LOCKED;"));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, occurrences(sql, "chosen := pg_backend_pid() % 32768;"));
+    CPPUNIT_ASSERT_EQUAL(std::size_t{2}, occurrences(sql, "chosen := floor(random() * 32768);"));
+    CPPUNIT_ASSERT(!has(sql, "CREATE TABLE"));
+    CPPUNIT_ASSERT(!has(sql, "CREATE TRIGGER"));
+    CPPUNIT_ASSERT(!has(sql, "CREATE INDEX"));
+    CPPUNIT_ASSERT(!has(sql, "{"));
+  }
+
+  void testCountSlotsWithoutTagsAndRefusals() {
+    const Migration m = rapport::listingCountSlotsMigration(
+        {.records = "pipelines", .recordColumn = "pipeline_id", .tags = false}, "y");
+    CPPUNIT_ASSERT_EQUAL(std::size_t{1}, occurrences(m.postgresql, "CREATE OR REPLACE FUNCTION"));
+    CPPUNIT_ASSERT(has(m.postgresql, "pipeline_counts_track()"));
+    CPPUNIT_ASSERT(!has(m.postgresql, "tag"));
+    CPPUNIT_ASSERT_THROW(rapport::listingCountSlotsMigration(
+                             {.records = "Contacts", .recordColumn = "contact_id"}, "y"),
+                         std::invalid_argument);
+    CPPUNIT_ASSERT_THROW(rapport::listingCountSlotsMigration(
+                             {.records = "contacts", .recordColumn = "contact"}, "y"),
+                         std::invalid_argument);
+  }
+
+ private:
+  // sha256Hex of listingTablesMigration's texts at SDK 10.0.
+  static constexpr const char* kContactsSqlite =
+      "aee5c6d644a8135a5c55a69f9218a1ce07eebb74ae11cb4d706b7b8f3318d1a1";
+  static constexpr const char* kContactsPostgresql =
+      "c8dc9e50a28a32b2027c62cb42e8815e976369e554f6368da9bde107a54a7c4f";
+  static constexpr const char* kPipelinesSqlite =
+      "55370104b8d9c2d65d51f861b248a400610275267f807ec26317d6624b8f50f2";
+  static constexpr const char* kPipelinesPostgresql =
+      "4f691090c035edef3046f7a6591e50a3b0bb481b1e213029306525ad95e46623";
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(ListingTablesTest);

@@ -1,0 +1,3 @@
+-- PostgreSQL only: deal_stage_totals' slot chosen among the free slot rows
+-- (postgresql/0010_deal_stage_totals_slots.sql). SQLite has one writer at a
+-- time and keeps slot 0: nothing to change.
