@@ -247,11 +247,13 @@ class CountSlotsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
  public:
-  // A database of SDK 10.0 has 0007_contacts and 0008_contacts_custom_fields;
-  // 0007_contacts_count_slots sorts between them and still runs, once.
+  // A database without the count slots has 0007_contacts (and the search's
+  // follow-up) and 0008_contacts_custom_fields; 0007_contacts_count_slots
+  // sorts between them and still runs, once.
   void slotsMigrationRunsOnceBetweenAppliedIds() {
     auto db = slotsDatabase();
-    CPPUNIT_ASSERT_EQUAL(std::string("0007_contacts:ran 0008_contacts_custom_fields:ran "),
+    CPPUNIT_ASSERT_EQUAL(std::string("0007_contacts:ran 0007_contacts_search_queue:ran "
+                                     "0008_contacts_custom_fields:ran "),
                          appliedFlags(Migrator(*db).apply({{"contacts", contactsBeforeSlots()}})));
     const std::vector<std::string> before = schemaOf(*db);
     Migrator upgrade(*db);
