@@ -79,8 +79,8 @@ sqlite_limits() {
 }
 
 # The names of contact_create.sql's statements, in order (README.md).
-PG_LIMIT_STATEMENTS=(begin custom_fields_lock custom_fields_select contact_insert tags_delete
-  tags_insert contact_select event_insert webhooks_select commit)
+PG_LIMIT_STATEMENTS=(begin custom_fields_lock custom_fields_select contact_insert tags_insert
+  event_insert webhooks_select commit)
 
 # pg_waits FILE SECONDS: what the pgbench sessions wait on, sampled from
 # pg_stat_activity every 0.25 s for SECONDS (after 1 s of warm-up), one line

@@ -214,18 +214,14 @@ class ContactCreate {
         insert_(db, "contact_insert",
                 "INSERT INTO contacts (id, company_id, name, email, phone, job_title, "
                 "crm_company_id, owner_id, tags, notes, custom_fields, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        tagsDelete_(db, "tags_delete",
-                    "DELETE FROM contact_tags WHERE contact_id = ? AND +company_id = ?"),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, name, email, "
+                "phone, job_title, crm_company_id, owner_id, tags, notes, created_at, "
+                "updated_at, custom_fields"),
         tagsInsert_(db, "tags_insert",
                     "INSERT INTO contact_tags (company_id, contact_id, tag_lower, created_at) "
                     "SELECT r.company_id, r.id, t.tag, r.created_at FROM contacts r, (SELECT ? "
                     "AS tag UNION ALL SELECT ?) t WHERE r.company_id = ? AND r.id = ? ORDER BY "
                     "t.tag"),
-        show_(db, "contact_select",
-              "SELECT id, name, email, phone, job_title, crm_company_id, owner_id, tags, notes, "
-              "created_at, updated_at, custom_fields FROM contacts WHERE company_id = ? AND id "
-              "= ?"),
         sequence_(db, "event_sequence_upsert",
                   "INSERT INTO event_sequences (company_id, last_sequence) VALUES (?, 1) ON "
                   "CONFLICT (company_id) DO UPDATE SET last_sequence = last_sequence + 1"),
@@ -300,9 +296,7 @@ class ContactCreate {
     insert_.run({&id, &company, &name, &email, &kPhone, &kJob, nullptr, nullptr, &kTags, nullptr,
                  &kNoCustom, now, now},
                 measured);
-    tagsDelete_.run({&id, &company}, measured);
     tagsInsert_.run({&kBench, &kLead, &company, &id}, measured);
-    show_.run({&company, &id}, measured);
     sequence_.run({&company}, measured);
     event_.run(
         {&company, &company, &eventId, &kType, &kModule, &requestId, &data, now, &kUser, &kActor},
@@ -315,8 +309,8 @@ class ContactCreate {
   // statements of the flush together, when the database has search_queue).
   std::vector<std::pair<std::string, Clock::duration>> statements() const {
     std::vector<std::pair<std::string, Clock::duration>> out;
-    for (const Statement* s : {&begin_, &savepoint_, &fields_, &insert_, &tagsDelete_, &tagsInsert_,
-                               &show_, &sequence_, &event_, &webhooks_, &release_}) {
+    for (const Statement* s : {&begin_, &savepoint_, &fields_, &insert_, &tagsInsert_, &sequence_,
+                               &event_, &webhooks_, &release_}) {
       out.emplace_back(s->name(), s->spent());
     }
     if (queuedTables_) out.emplace_back("search_flush", flushSpent_);
@@ -332,8 +326,8 @@ class ContactCreate {
   }
 
   std::string nonce_;
-  Statement begin_, savepoint_, fields_, insert_, tagsDelete_, tagsInsert_, show_, sequence_,
-      event_, webhooks_, release_, commit_;
+  Statement begin_, savepoint_, fields_, insert_, tagsInsert_, sequence_, event_, webhooks_,
+      release_, commit_;
   std::optional<Statement> queuedTables_, flushDeletes_, flushInserts_, flushDrop_;
   Clock::duration flushSpent_{};
 };
