@@ -26,6 +26,7 @@
 // window; nginx connects to the instances from 127.0.0.1, the trusted proxy.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <future>
 #include <map>
 #include <memory>
 #include <random>
@@ -141,6 +142,7 @@ class InstancesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testRevocationReachesEveryInstance);
   CPPUNIT_TEST(testEachWebhookDeliveryArrivesOnce);
   CPPUNIT_TEST(testACursorContinuesOnAnotherInstance);
+  CPPUNIT_TEST(testTheEventLogIsOneOrderOnEveryInstance);
   CPPUNIT_TEST(testACustomFieldReachesEveryInstance);
   CPPUNIT_TEST(testAKeysRevocationAndScopesReachEveryInstance);
   CPPUNIT_TEST(testForwardedForNamesTheClientNginxSaw);
@@ -274,6 +276,69 @@ class InstancesTest : public CppUnit::TestFixture {
     for (const Json& contact : list.asArray()) whole.push_back(contact["id"].asString());
     CPPUNIT_ASSERT_EQUAL(std::size_t(kContacts), whole.size());
     CPPUNIT_ASSERT(walked == whole);
+  }
+
+  // The event log on several instances (docs/events.md, "Order"; numbered
+  // after each commit by passes, migration 0016): three instances write one
+  // company's contacts at once; right after each create, another instance's
+  // GET /v1/events already lists it (its reader catches up with the
+  // numbering), and in the end every instance answers the same log,
+  // numbered 1..N without a gap, each create once.
+  void testTheEventLogIsOneOrderOnEveryInstance() {
+    constexpr int kPerInstance = 2;  // 1 + 3 x (2 creates + 2 reads) + 3 reads: within kRequests
+    Cluster& c = cluster();
+    awayFromWindowEdge();
+    auto client = c.through(18);
+    const Account account = registerUser(*client, "event-log");
+    const auto eventIds = [&](HttpClient& instance) {
+      std::vector<std::pair<std::int64_t, std::string>> out;  // sequence, contact id
+      const Json page =
+          E2E_ASSERT_JSON(instance.get("/v1/events?limit=100", bearer(account.token)));
+      for (const Json& event : page["data"].asArray()) {
+        const bool created = event["type"] == Json("crm.contact.created");
+        out.emplace_back(event["sequence"].asInt(), created ? event["data"]["id"].asString() : "");
+      }
+      return out;
+    };
+    std::vector<std::future<std::vector<std::string>>> writers;
+    for (int w = 0; w < kInstances; ++w) {
+      writers.push_back(std::async(std::launch::async, [&, w] {
+        HttpClient writer(c.servers[w]->port());
+        HttpClient reader(c.servers[(w + 1) % kInstances]->port());
+        std::vector<std::string> created;
+        for (int i = 0; i < kPerInstance; ++i) {
+          const std::string id =
+              createContact(writer, account.token,
+                            Json::object({{"name", "Logged " + std::to_string(w * 10 + i)}}))["id"]
+                  .asString();
+          created.push_back(id);
+          bool seen = false;
+          for (const auto& [sequence, contact] : eventIds(reader)) seen = seen || contact == id;
+          CPPUNIT_ASSERT_MESSAGE("instance " + std::to_string((w + 1) % kInstances) +
+                                     " does not list the event of " + id + " created on " +
+                                     std::to_string(w),
+                                 seen);
+        }
+        return created;
+      }));
+    }
+    std::set<std::string> created;
+    for (auto& writer : writers) {
+      for (const std::string& id : writer.get()) created.insert(id);
+    }
+    std::vector<std::pair<std::int64_t, std::string>> first;
+    for (int i = 0; i < kInstances; ++i) {
+      HttpClient instance(c.servers[i]->port());
+      const auto log = eventIds(instance);
+      if (i == 0) first = log;
+      CPPUNIT_ASSERT(log == first);  // one order, on every instance
+    }
+    std::multiset<std::string> logged;
+    for (std::size_t k = 0; k < first.size(); ++k) {
+      CPPUNIT_ASSERT_EQUAL(static_cast<std::int64_t>(k + 1), first[k].first);  // no gap
+      if (!first[k].second.empty()) logged.insert(first[k].second);
+    }
+    CPPUNIT_ASSERT(logged == std::multiset<std::string>(created.begin(), created.end()));
   }
 
   // decisions §14 on several instances (docs/custom-fields.md,
