@@ -66,7 +66,7 @@ std::set<std::string> busyCompanies(Queryable& db, std::int64_t now, int cap) {
 // up to it; those in `skip` left out.
 std::vector<std::string> dueCompanies(Queryable& db, std::int64_t now, const std::string& cursor,
                                       bool wrapped, const std::set<std::string>& skip) {
-  // Walks webhook_deliveries_due_company (company_id first).
+  // Walks webhook_deliveries_due_order (company_id first).
   const Result rows =
       db.query("SELECT DISTINCT company_id FROM webhook_deliveries WHERE " + kDue +
                    " AND company_id " + (wrapped ? "<=" : ">") + " ? ORDER BY company_id LIMIT ?",
@@ -79,26 +79,47 @@ std::vector<std::string> dueCompanies(Queryable& db, std::int64_t now, const std
   return companies;
 }
 
+// The webhooks of `company` holding `cap` batches or more (none when cap is
+// 0), read once per claim through webhook_deliveries_leased (only rows under
+// a lease are in it), not once per candidate row: the claim then reads only
+// the rows it takes.
+std::vector<std::string> cappedWebhooks(Queryable& db, const std::string& company, std::int64_t now,
+                                        int cap) {
+  std::vector<std::string> capped;
+  if (cap <= 0) return capped;
+  const Result rows = db.query(
+      "SELECT l.webhook_id AS webhook_id FROM webhook_deliveries l WHERE l.company_id = ? AND " +
+          kLiveBatch + " GROUP BY l.webhook_id HAVING COUNT(DISTINCT l.lease) >= ?",
+      {company, now, static_cast<std::int64_t>(cap)});
+  for (const Row& row : rows) capped.push_back(row.str("webhook_id"));
+  return capped;
+}
+
 // Takes up to `limit` due deliveries of `company` to webhooks holding fewer
-// than `perTarget` batches: fresh before backlog, oldest due first.
+// than `perTarget` batches: fresh before backlog, oldest due first, in
+// webhook_deliveries_due_order's order (it reads only what it takes).
 std::vector<ClaimedDelivery> claimOfCompany(Queryable& db, const std::string& company,
                                             std::int64_t now, const std::string& lease,
                                             std::int64_t leaseUntil, int limit, int perTarget) {
   const std::string lock = db.dialect() == Dialect::PostgreSQL ? " FOR UPDATE SKIP LOCKED" : "";
   Params params{company, now, now};
   std::string targetCap;
-  if (perTarget > 0) {
-    // webhook_deliveries_leased: only rows under a lease are in it.
-    targetCap =
-        " AND (SELECT COUNT(DISTINCT l.lease) FROM webhook_deliveries l "
-        "WHERE l.company_id = d.company_id AND l.webhook_id = d.webhook_id AND " +
-        kLiveBatch + ") < ?";
-    params.emplace_back(now);
-    params.emplace_back(static_cast<std::int64_t>(perTarget));
+  const std::vector<std::string> capped = cappedWebhooks(db, company, now, perTarget);
+  if (!capped.empty()) {
+    targetCap = " AND d.webhook_id NOT IN (?";
+    for (std::size_t i = 1; i < capped.size(); ++i) targetCap += ", ?";
+    targetCap += ")";
+    for (const std::string& webhook : capped) params.emplace_back(webhook);
   }
   params.emplace_back(static_cast<std::int64_t>(limit));
   params.emplace_back(lease);
   params.emplace_back(leaseUntil);
+  // The picked rows by their key: on PostgreSQL an array, which a plan
+  // without statistics (a young table) still looks up through the primary
+  // key, where `IN (SELECT ...)` was planned as a scan of the whole table.
+  const std::string pickedIds = db.dialect() == Dialect::PostgreSQL
+                                    ? "id = ANY (ARRAY(SELECT id FROM picked))"
+                                    : "id IN (SELECT id FROM picked)";
   // The pick is a CTE: PostgreSQL runs a locking CTE once, whereas a
   // `WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED)` may be run
   // again per outer row and claim more than n (the mail outbox met it).
@@ -107,8 +128,7 @@ std::vector<ClaimedDelivery> claimOfCompany(Queryable& db, const std::string& co
       "AND d.status = 'pending' AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
       "AND (d.lease IS NULL OR d.lease_until < ?)" +
           targetCap + " ORDER BY d.backlog, d.next_attempt_at, d.created_at LIMIT ?" + lock +
-          ") UPDATE webhook_deliveries SET lease = ?, lease_until = ? "
-          "WHERE id IN (SELECT id FROM picked)" +
+          ") UPDATE webhook_deliveries SET lease = ?, lease_until = ? WHERE " + pickedIds +
           kClaimReturning + ", next_attempt_at, backlog, created_at",
       params);
   // RETURNING comes in the engine's order: the batch is sent in the claim's
