@@ -48,10 +48,6 @@ void EventNumbering::catchUp() {
   }
 }
 
-std::int64_t EventNumbering::sweep() {
-  return pass();
-}
-
 std::int64_t EventNumbering::pass() noexcept {
   try {
     const Result numbered = db_.query("SELECT events_number() AS numbered");

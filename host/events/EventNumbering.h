@@ -58,8 +58,9 @@ class EventNumbering {
   // Returns once a pass that began after this call has ended: every event
   // committed before the call has its number. Never throws.
   void catchUp();
-  // One pass now; returns how many events it numbered.
-  std::int64_t sweep();
+  // One pass now; returns how many events it numbered (0 when it failed:
+  // logged, the next pass numbers them). Never throws.
+  std::int64_t pass() noexcept;
   // "events.numbering": a pass when woken, and every second on every
   // instance (a writer that died before the wake-up, a pass that failed).
   // Give the handle the runner returned to wakeWith().
@@ -67,8 +68,6 @@ class EventNumbering {
   void wakeWith(rapport::JobHandle handle);
 
  private:
-  std::int64_t pass() noexcept;
-
   rapport::Database& db_;
   std::mutex mutex_;
   std::condition_variable passEnded_;

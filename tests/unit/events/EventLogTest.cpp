@@ -206,8 +206,8 @@ class EventLogTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(
         db_->query("SELECT sequence FROM events WHERE id = 'evt_left'").front().i64("sequence") <
         0);
-    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, numbering_->sweep());
-    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, numbering_->sweep());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, numbering_->pass());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, numbering_->pass());
     CPPUNIT_ASSERT_EQUAL(
         std::int64_t{2},
         db_->query("SELECT sequence FROM events WHERE id = 'evt_left'").front().i64("sequence"));
@@ -237,7 +237,7 @@ class EventLogTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::int64_t{2}, page.events[1].sequence);
     // The job's pass, when the runner wakes it, numbers what came since.
     emit("comp_a", "crm.note.created");
-    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, numbering_->sweep());
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{1}, numbering_->pass());
     CPPUNIT_ASSERT_EQUAL(std::string("1,2,3"), sequences("comp_a"));
   }
 

@@ -40,7 +40,8 @@ struct Bench {
   std::unique_ptr<GroupCommit> group;
   std::atomic<int> returned = 0;  // writers of startQueued whose run() returned
 
-  explicit Bench(std::size_t maxMembers = 64, std::chrono::milliseconds timeout = 10s) {
+  explicit Bench(std::size_t maxMembers = 64, std::chrono::milliseconds timeout = 10s,
+                 GroupCommit::BeforeCommit beforeCommit = {}) {
     db->exec("CREATE TABLE batch_items (name VARCHAR(20) NOT NULL)");
     SessionPool& pool = poolOf(*db);
     group = std::make_unique<GroupCommit>(
@@ -49,7 +50,7 @@ struct Bench {
           lease->begin();
           return lease;
         },
-        maxMembers, timeout);
+        maxMembers, timeout, std::move(beforeCommit));
   }
 
   // Work that inserts `name`.
@@ -379,24 +380,15 @@ class GroupCommitTest : public CppUnit::TestFixture {
   // savepoint (a member rolled back does not take its writes with it), and
   // before the COMMIT (its writes are committed with the batch's).
   void theHookRunsOncePerBatchBeforeTheCommit() {
-    Bench bench;
     int calls = 0;
     std::string seenByHook;
-    SessionPool& pool = poolOf(*bench.db);
-    bench.group = std::make_unique<GroupCommit>(
-        [&pool] {
-          SessionPool::Lease lease = pool.acquire();
-          lease->begin();
-          return lease;
-        },
-        64, 10s,
-        [&](Connection& c) {
-          ++calls;
-          for (const auto& row : c.run("SELECT name FROM batch_items ORDER BY name", {})) {
-            seenByHook += row.str("name") + " ";
-          }
-          c.run("INSERT INTO batch_items (name) VALUES ('hook')", {});
-        });
+    Bench bench(64, 10s, [&](Connection& c) {
+      ++calls;
+      for (const auto& row : c.run("SELECT name FROM batch_items ORDER BY name", {})) {
+        seenByHook += row.str("name") + " ";
+      }
+      c.run("INSERT INTO batch_items (name) VALUES ('hook')", {});
+    });
     auto runs = bench.startQueued({Bench::insert("a"),
                                    [](Connection& c) {
                                      Bench::insert("b")(c);
@@ -414,20 +406,11 @@ class GroupCommitTest : public CppUnit::TestFixture {
   // A hook that throws: nothing of the batch is committed, every member
   // gets the error, and the next batch is a fresh one.
   void aFailingHookLosesTheBatch() {
-    Bench bench;
     bool fail = true;
-    SessionPool& pool = poolOf(*bench.db);
-    bench.group = std::make_unique<GroupCommit>(
-        [&pool] {
-          SessionPool::Lease lease = pool.acquire();
-          lease->begin();
-          return lease;
-        },
-        64, 10s,
-        [&](Connection& c) {
-          c.run("INSERT INTO batch_items (name) VALUES ('hook')", {});
-          if (fail) c.run("INSERT INTO batch_items (name) VALUES (NULL)", {});
-        });
+    Bench bench(64, 10s, [&](Connection& c) {
+      c.run("INSERT INTO batch_items (name) VALUES ('hook')", {});
+      if (fail) c.run("INSERT INTO batch_items (name) VALUES (NULL)", {});
+    });
     auto runs = bench.startQueued({Bench::insert("a"), Bench::insert("b")});
     const std::string first = outcome(runs[0]);
     CPPUNIT_ASSERT(first != "");
