@@ -36,6 +36,9 @@
 # BENCH_PG_SOCKET=1 (environment): rapportd reaches the throw-away PostgreSQL
 # through its Unix socket instead of TCP on 127.0.0.1.
 #
+# BENCH_KEEP=1 (environment): the scratch folder with its databases is kept
+# (servers stopped) and its path printed, to look at the seeded data.
+#
 # BENCH_PG_DURABLE=1 (environment): the throw-away PostgreSQL runs as a
 # production cluster would (fsync, synchronous_commit and full page writes
 # on, 512 MB of shared buffers) instead of the tests' settings (all three off).

@@ -221,6 +221,8 @@ stop_all() {
 
 # The run's scratch folder ($WORK), removed with every server the run started
 # when the script ends (exit, Ctrl-C, TERM): no server outlives the run.
+# BENCH_KEEP=1 (environment) keeps the folder (databases included, servers
+# stopped) for a look at the seeded data afterwards.
 bench_workdir() {
   WORK=$(mktemp -d /tmp/rapport-bench.XXXXXX)
   trap bench_cleanup EXIT
@@ -232,6 +234,10 @@ bench_cleanup() {
   local status=$?
   trap - EXIT INT TERM
   stop_all
-  rm -rf "$WORK"
+  if [[ ${BENCH_KEEP:-0} == 1 ]]; then
+    echo "[bench] kept $WORK (BENCH_KEEP=1)" >&2
+  else
+    rm -rf "$WORK"
+  fi
   exit "$status"
 }
