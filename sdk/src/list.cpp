@@ -106,6 +106,26 @@ Result withoutLastColumn(const Result& result) {
   return out;
 }
 
+// The statement of selectCountedPage. On SQLite the matches are sorted by
+// their rowid and order only, and the page's rows read by rowid after the
+// LIMIT: sorting every match's whole row (the window keeps each one) cost
+// more than finding them. PostgreSQL sorts the whole rows (measured: no gain
+// there).
+std::string countedPageSql(std::string_view columns, std::string_view table,
+                           const WhereClause& where, const Sort& sort) {
+  const std::string records(table);
+  const std::string order = orderByClause(sort);
+  if (where.dialect() != Dialect::SQLite) {
+    return "SELECT " + std::string(columns) + ", COUNT(*) OVER () AS " + std::string(kTotalColumn) +
+           " FROM " + records + " WHERE " + where.sql() + " " + order + " LIMIT ? OFFSET ?";
+  }
+  return "SELECT " + std::string(columns) + ", page." + std::string(kTotalColumn) +
+         " FROM (SELECT rowid AS rapport_page_row, COUNT(*) OVER () AS " +
+         std::string(kTotalColumn) + " FROM " + records + " WHERE " + where.sql() + " " + order +
+         " LIMIT ? OFFSET ?) AS page JOIN " + records + " ON " + records +
+         ".rowid = page.rapport_page_row " + order;
+}
+
 // The page of a narrowed list and its total in ONE statement. Its matches
 // come from an index of their own (a full-text match, a set membership
 // among other conditions) and the page's ORDER BY reads every one of them
@@ -118,11 +138,7 @@ ListPage selectCountedPage(Queryable& db, std::string_view columns, std::string_
                            std::string_view countsTable) {
   Params params = where.params();
   params.insert(params.end(), {page.perPage, page.offset()});
-  const Result result =
-      db.query("SELECT " + std::string(columns) + ", COUNT(*) OVER () AS " +
-                   std::string(kTotalColumn) + " FROM " + std::string(table) + " WHERE " +
-                   where.sql() + " " + orderByClause(sort) + " LIMIT ? OFFSET ?",
-               params);
+  const Result result = db.query(countedPageSql(columns, table, where, sort), params);
   ListPage out;
   if (result.empty()) {
     out.total = page.offset() == 0 ? 0 : countMatches(db, table, where, countsTable);

@@ -1,9 +1,14 @@
 // ?search= through the engine's index (rapport/search.h).
 #include "rapport/search.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "rapport/validation.h"
+#include "trigram_counts.h"
 
 namespace rapport {
 
@@ -38,6 +43,90 @@ void addTextSearch(WhereClause& where, std::string_view ftsTable, std::string_vi
     // them in the page's statement).
     where.addNarrowing("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
   }
+}
+
+namespace {
+
+bool isAscii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+bool isWordCharacter(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+
+// The distinct trigrams of an ASCII `term` the engine's index can look up:
+// every one on SQLite (FTS5 indexes every character), those of letters and
+// digits only on PostgreSQL (pg_trgm indexes words).
+std::vector<std::string> lookupTrigrams(std::string_view term, Dialect dialect) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i + kTrigramLength <= term.size(); ++i) {
+    std::string trigram(term.substr(i, kTrigramLength));
+    if (dialect == Dialect::PostgreSQL &&
+        !std::all_of(trigram.begin(), trigram.end(), isWordCharacter)) {
+      continue;
+    }
+    if (std::find(out.begin(), out.end(), trigram) == out.end()) out.push_back(std::move(trigram));
+  }
+  return out;
+}
+
+// The (at most) two rarest of `trigrams`, rarest first; none when even the
+// rarest is common (the whole term is then the cheaper question).
+std::vector<std::string> rarestTwo(std::vector<std::string> trigrams,
+                                   const std::vector<std::int64_t>& counts) {
+  std::vector<std::size_t> order(trigrams.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return counts[a] < counts[b]; });
+  std::vector<std::string> out;
+  if (order.empty() || counts[order.front()] >= kTrigramCountCap) return out;
+  for (std::size_t i = 0; i < order.size() && out.size() < 2; ++i) {
+    out.push_back(std::move(trigrams[order[i]]));
+  }
+  return out;
+}
+
+}  // namespace
+
+void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
+                   std::string_view ftsTable, std::string_view term) {
+  const std::string lowered = toLower(term);
+  // A term of one trigram is its own rarest; a non-ASCII term keeps the
+  // index's own case folding (FTS5's is Unicode, instr's would be bytes).
+  if (utf8Length(term) <= kTrigramLength || !isAscii(term)) {
+    addTextSearch(where, ftsTable, term);
+    return;
+  }
+  std::vector<std::string> trigrams = lookupTrigrams(lowered, where.dialect());
+  const std::vector<std::int64_t> counts = detail::trigramCounts(db, table, ftsTable, trigrams);
+  const std::vector<std::string> rarest = rarestTwo(std::move(trigrams), counts);
+  if (rarest.empty()) {
+    addTextSearch(where, ftsTable, term);
+    return;
+  }
+  if (where.dialect() == Dialect::SQLite) {
+    const std::string fts(ftsTable);
+    std::string match;
+    for (const std::string& trigram : rarest) {
+      match += (match.empty() ? "" : " AND ") + ftsPhrase(trigram);
+    }
+    where.addNarrowing("seq IN (SELECT rowid FROM " + fts + " WHERE " + fts +
+                           " MATCH ?) AND instr(search_text, ?) > 0",
+                       {match, lowered});
+    return;
+  }
+  std::string sql;
+  Params params;
+  for (const std::string& trigram : rarest) {
+    sql += "search_text LIKE ? ESCAPE '\\' AND ";
+    params.emplace_back(likeContains(trigram));
+  }
+  // strpos, not LIKE: the planner would hand a LIKE of the whole term to the
+  // trigram index too, which then reads every trigram again.
+  params.emplace_back(std::string(term));
+  where.addBound(sql + "strpos(search_text, lower(?)) > 0", params, true);
 }
 
 }  // namespace rapport

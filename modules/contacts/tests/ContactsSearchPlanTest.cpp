@@ -15,6 +15,8 @@
 
 #include "ContactsResource.h"
 #include "rapport/ids.h"
+#include "rapport/list.h"
+#include "rapport/search.h"
 #include "rapport/tags.h"
 #include "rapport/time.h"
 #include "storage/Migrator.h"
@@ -55,6 +57,7 @@ const std::string kOtherTenant = "comp_other";
 class ContactsSearchPlanTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ContactsSearchPlanTest);
   CPPUNIT_TEST(testContactSearchUsesTheTrigramIndex);
+  CPPUNIT_TEST(testRarestTrigramsSearchUsesTheTrigramIndex);
   CPPUNIT_TEST(testShortContactSearchStaysInTheTenant);
   CPPUNIT_TEST(testContactFiltersUseIndexes);
   CPPUNIT_TEST_SUITE_END();
@@ -219,6 +222,42 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
       }
     }
     contactPlans(where("search", "555 123"), 11, 1);
+  }
+
+  void testRarestTrigramsSearchUsesTheTrigramIndex() {
+    // The list's search as the record engine runs it (the trigram counts
+    // read from the database, search.h): the index asked for the term's two
+    // rarest trigrams, the term checked on their records; one statement
+    // (the page and its total) on the index, sorted by rowid on SQLite.
+    for (const std::string term : {"PERSON123@", "555 123", "person12"}) {
+      std::vector<std::string> plans;
+      std::int64_t total = 0;
+      explained([&](Queryable& db) {
+        rapport::WhereClause where(db.dialect(), kTenant);
+        rapport::addTextSearch(db, where, "contacts", "contacts_search", term);
+        CPPUNIT_ASSERT_MESSAGE(where.sql(), has(where.sql(), onSqlite() ? "instr(" : "strpos("));
+        ExplainingQueryable explaining(db);
+        total = rapport::selectPage(explaining, contactsResource().columns(), "contacts", where,
+                                    {.column = "created_at", .descending = true},
+                                    {.page = 1, .perPage = 20}, "contact_counts")
+                    .total;
+        plans = explaining.plans;
+      });
+      // person12: the e-mails of Person 12, 120..129 and 1200..1299 (the
+      // names have a space); 555 123: the phones of 123 and 1230..1239.
+      const std::int64_t expected = term == "PERSON123@" ? 1 : (term == "person12" ? 111 : 11);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(term + "\n" + describe(plans), expected, total);
+      CPPUNIT_ASSERT_EQUAL(std::size_t{1}, plans.size());
+      const std::string& plan = plans.front();
+      if (onSqlite()) {
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "contacts_search VIRTUAL TABLE"));
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "USING INTEGER PRIMARY KEY (rowid=?)"));
+        CPPUNIT_ASSERT_MESSAGE(plan, !scansWholeTable(plan, "contacts"));
+      } else {
+        CPPUNIT_ASSERT_MESSAGE(plan, has(plan, "Bitmap Index Scan on contacts_search"));
+        CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "Seq Scan"));
+      }
+    }
   }
 
   void testShortContactSearchStaysInTheTenant() {

@@ -159,8 +159,14 @@
 //   10.1: listing_tables.h: listingCountSlotsMigration (PostgreSQL count
 //        slots chosen among the free ones, FOR UPDATE SKIP LOCKED);
 //        Resource::migrations adds it as "<storage.migration>_count_slots".
+//   10.2: search.h: addTextSearch(db, where, table, ftsTable, term) asks the
+//        index for the term's two rarest trigrams (counts cached per
+//        process) and checks the term on their records; kTrigramCountCap.
+//        Resource lists search that way. selectPage's counted page (a
+//        narrowed list) sorts rowids on SQLite and reads the page's rows
+//        after the LIMIT; same rows.
 #define RAPPORT_SDK_ABI_MAJOR 10
-#define RAPPORT_SDK_ABI_MINOR 1
+#define RAPPORT_SDK_ABI_MINOR 2
 #define RAPPORT_MODULE_MAGIC 0x52505452u /* "RPTR" */
 
 // The stamp's layout version. Changing the stamp is a MAJOR change and bumps

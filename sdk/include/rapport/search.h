@@ -15,10 +15,12 @@
 // Identifiers passed here (the FTS5 table) are pasted into SQL: pass only the
 // module's own constants, never input. The term is always bound.
 //
-// Lifetime and threading: free functions without state.
+// Lifetime and threading: free functions; addTextSearch with a database
+// keeps a process-wide cache of trigram counts (thread-safe, below).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -54,5 +56,32 @@ RAPPORT_SDK_API std::string ftsPhrase(std::string_view term);
 // `ftsTable` is the table's FTS5 table ("contacts_search"), used on SQLite only.
 RAPPORT_SDK_API void addTextSearch(WhereClause& where, std::string_view ftsTable,
                                    std::string_view term);
+
+// The most records a trigram count reads (kTrigramCountCap or more: common).
+inline constexpr std::int64_t kTrigramCountCap = 10000;
+
+// The same rows as addTextSearch(where, ftsTable, term), cheaper to find: the
+// index is asked only for the term's two RAREST trigrams, and the term itself
+// is checked on the records holding both. A common trigram (one in thousands
+// of records: "ell", "com") costs the index far more than a rare one, and
+// asking for every trigram of the term made a search pay for its commonest.
+//   - How many records hold a trigram: one statement on `db` per trigram,
+//     counting at most kTrigramCountCap, cached in the process for 10
+//     minutes per index and trigram (a stale count costs speed, never a row).
+//   - SQLite, an ASCII term of 4 characters or more whose rarest trigram is
+//     under the cap:
+//       seq IN (SELECT rowid FROM <ftsTable> WHERE <ftsTable> MATCH ?)
+//       AND instr(search_text, ?) > 0
+//     with the two trigrams as FTS5 strings joined by AND, and the term
+//     lower-cased (ASCII, as search_text is). Other terms: the phrase.
+//   - PostgreSQL, a term of 4 characters or more with a trigram of ASCII
+//     letters and digits under the cap (pg_trgm indexes words: a trigram
+//     with another character is not looked up):
+//       search_text LIKE ? ESCAPE '\' [AND search_text LIKE ? ESCAPE '\']
+//       AND strpos(search_text, lower(?)) > 0
+//     with the trigrams as likeContains patterns. Other terms: the LIKE.
+// `table` is the record table ("contacts"), `ftsTable` its FTS5 table.
+RAPPORT_SDK_API void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
+                                   std::string_view ftsTable, std::string_view term);
 
 }  // namespace rapport

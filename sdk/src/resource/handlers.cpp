@@ -156,7 +156,7 @@ class Handlers {
     const auto snapshot = snapshotFor(host_.db(), tenant);
     return answer(request,
                   whereOf(resource_.spec(), request, host_.db().dialect(), tenant, unavailable_,
-                          nullptr, searchedFields(snapshot)),
+                          nullptr, searchedFields(snapshot), &host_.db()),
                   snapshot);
   }
 
@@ -183,8 +183,9 @@ class Handlers {
       scoped->query.erase(idParam);
     }
     const auto snapshot = snapshotFor(host_.db(), tenant);
-    WhereClause where = whereOf(resource_.spec(), scoped ? *scoped : request, host_.db().dialect(),
-                                tenant, unavailable_, &field, searchedFields(snapshot));
+    WhereClause where =
+        whereOf(resource_.spec(), scoped ? *scoped : request, host_.db().dialect(), tenant,
+                unavailable_, &field, searchedFields(snapshot), &host_.db());
     if (field.kind == FieldKind::Related) {
       where.add(relatedTypeColumn(field) + " = ? AND " + relatedIdColumn(field) + " = ?",
                 {target.recordType, parent});

@@ -87,9 +87,11 @@ Value matchValue(const ResourceField& field, const Json& data);
 // The list's WHERE clause (Resource::where); a sub-list leaves out the
 // filter of the field it is limited by (`parent`).
 // `customSearch`: the company's text custom fields (ids), which ?search=
-// matches as well.
+// matches as well. `db`: where ?search= reads its trigram counts, to ask the
+// index for the rarest only (search.h); without it, the whole term.
 WhereClause whereOf(const ResourceSpec& spec, const Request& request, Dialect dialect,
                     const std::string& tenant, const std::set<std::string>& unavailable,
-                    const ResourceField* parent, const std::vector<std::string>& customSearch = {});
+                    const ResourceField* parent, const std::vector<std::string>& customSearch = {},
+                    Queryable* db = nullptr);
 
 }  // namespace rapport::resource_detail

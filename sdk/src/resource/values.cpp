@@ -193,10 +193,14 @@ void addFieldFilter(WhereClause& where, const ResourceField& field, const Reques
 // ?search=: the search index of the declared fields, and the company's text
 // custom fields' values (custom_fields.h), any of them holding the term.
 void addSearch(WhereClause& where, const ResourceSpec& spec, const std::string& term,
-               const std::vector<std::string>& customSearch) {
+               const std::vector<std::string>& customSearch, Queryable* db) {
   const std::string fts = spec.table + "_search";
   if (customSearch.empty()) {
-    addTextSearch(where, fts, term);
+    if (db != nullptr) {
+      addTextSearch(*db, where, spec.table, fts, term);
+    } else {
+      addTextSearch(where, fts, term);
+    }
     return;
   }
   std::string ids;
@@ -242,12 +246,13 @@ Json fieldJson(const ResourceField& field, const Row& row) {
 
 WhereClause whereOf(const ResourceSpec& spec, const Request& request, Dialect dialect,
                     const std::string& tenant, const std::set<std::string>& unavailable,
-                    const ResourceField* parent, const std::vector<std::string>& customSearch) {
+                    const ResourceField* parent, const std::vector<std::string>& customSearch,
+                    Queryable* db) {
   FieldErrors errors;
   WhereClause where(dialect, tenant);
   if (anySearchable(spec) || !customSearch.empty()) {
     if (const auto term = searchParam(request, errors)) {
-      addSearch(where, spec, *term, customSearch);
+      addSearch(where, spec, *term, customSearch, db);
     }
   }
   // The tag table's names only for a list that asks for a tag.

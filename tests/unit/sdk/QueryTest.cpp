@@ -3,6 +3,7 @@
 // itself runs on both engines in unit.contacts and unit.companies (query plans) and the e2e suites.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -75,6 +76,7 @@ class QueryTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testNarrowingHidesTheTenantIndexOnSqliteOnly);
   CPPUNIT_TEST(testTextSearchOnPostgresqlIsLike);
   CPPUNIT_TEST(testTextSearchOnSqliteUsesFts5FromThreeCharacters);
+  CPPUNIT_TEST(testTextSearchAsksTheIndexForTheRarestTrigrams);
   CPPUNIT_TEST(testTagFilter);
   CPPUNIT_TEST(testSetMembershipIsSoleOnlyAlone);
   CPPUNIT_TEST(testSelectPageOfALoneTagFilter);
@@ -198,6 +200,118 @@ class QueryTest : public CppUnit::TestFixture {
                            where.sql());
       CPPUNIT_ASSERT_EQUAL("[comp_t, " + rapport::ftsPhrase(term) + "]", show(where.params()));
       CPPUNIT_ASSERT(where.narrowed());
+    }
+  }
+
+  // addTextSearch with a database (search.h): the trigram counts it reads
+  // (once per index and trigram: cached), the two rarest it asks the index
+  // for, the term checked on their records; the whole term when even the
+  // rarest is common, for a term of one trigram, and for a non-ASCII term.
+  // Each case names its own index: the counts are cached process-wide.
+  void testTextSearchAsksTheIndexForTheRarestTrigrams() {
+    class CountingDb final : public rapport::Queryable {
+     public:
+      CountingDb(Dialect dialect, std::map<std::string, std::int64_t> counts)
+          : dialect_(dialect), counts_(std::move(counts)) {}
+      Dialect dialect() const override { return dialect_; }
+      rapport::Result query(std::string_view sql, const Params& params) override {
+        statements.emplace_back(std::string(sql), params);
+        // The trigram inside its FTS5 string ("abc") or LIKE pattern (%abc%).
+        const std::string pattern = params.front().asString();
+        const auto found = counts_.find(pattern.substr(1, pattern.size() - 2));
+        rapport::Result result;
+        auto columns =
+            std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"n"});
+        result.rows.emplace_back(
+            columns, std::vector<Value>{Value(found == counts_.end() ? 0 : found->second)});
+        return result;
+      }
+      std::int64_t exec(std::string_view, const Params&) override { return 0; }
+      std::vector<std::pair<std::string, Params>> statements;
+
+     private:
+      Dialect dialect_;
+      std::map<std::string, std::int64_t> counts_;
+    };
+    const std::map<std::string, std::int64_t> hartwell{
+        {"har", 2502}, {"art", 2629}, {"rtw", 446}, {"twe", 307}, {"wel", 2502}, {"ell", 10000}};
+    {
+      CountingDb db(Dialect::SQLite, hartwell);
+      WhereClause where(Dialect::SQLite, "comp_t");
+      rapport::addTextSearch(db, where, "rare1", "rare1_search", "HartWell");
+      CPPUNIT_ASSERT_EQUAL(std::size_t{6}, db.statements.size());
+      CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS n FROM (SELECT 1 FROM rare1_search "
+                                       "WHERE rare1_search MATCH ? LIMIT 10000)"),
+                           db.statements.front().first);
+      CPPUNIT_ASSERT_EQUAL(std::string("+company_id = ? AND seq IN (SELECT rowid FROM "
+                                       "rare1_search WHERE rare1_search MATCH ?) AND "
+                                       "instr(search_text, ?) > 0"),
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, \"twe\" AND \"rtw\", hartwell]"),
+                           show(where.params()));
+      CPPUNIT_ASSERT(where.narrowed());
+      // Counted once: the next search of the same trigrams reads none.
+      WhereClause again(Dialect::SQLite, "comp_t");
+      rapport::addTextSearch(db, again, "rare1", "rare1_search", "hartwell");
+      CPPUNIT_ASSERT_EQUAL(std::size_t{6}, db.statements.size());
+      CPPUNIT_ASSERT_EQUAL(where.sql(), again.sql());
+    }
+    {
+      // PostgreSQL looks up trigrams of letters and digits only (pg_trgm
+      // indexes words): "a.l", "da." and ".lo" are neither counted nor asked.
+      CountingDb db(Dialect::PostgreSQL, {{"ada", 40},
+                                          {"lov", 12},
+                                          {"ove", 900},
+                                          {"vel", 800},
+                                          {"ela", 700},
+                                          {"lac", 600},
+                                          {"ace", 500}});
+      WhereClause where(Dialect::PostgreSQL, "comp_t");
+      rapport::addTextSearch(db, where, "rare2", "rare2_search", "Ada.Lovelace");
+      CPPUNIT_ASSERT_EQUAL(std::size_t{7}, db.statements.size());
+      CPPUNIT_ASSERT_EQUAL(std::string("SELECT COUNT(*) AS n FROM (SELECT 1 FROM rare2 WHERE "
+                                       "search_text LIKE ? ESCAPE '\\' LIMIT 10000) AS matches"),
+                           db.statements.front().first);
+      for (const auto& [sql, params] : db.statements) {
+        const std::string pattern = params.front().asString();
+        CPPUNIT_ASSERT_MESSAGE(pattern, pattern.find('.') == std::string::npos);
+      }
+      CPPUNIT_ASSERT_EQUAL(std::string("company_id = ? AND search_text LIKE ? ESCAPE '\\' AND "
+                                       "search_text LIKE ? ESCAPE '\\' AND "
+                                       "strpos(search_text, lower(?)) > 0"),
+                           where.sql());
+      CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, %lov%, %ada%, Ada.Lovelace]"),
+                           show(where.params()));
+      CPPUNIT_ASSERT(where.narrowed());
+    }
+    {
+      // Every trigram common: the whole term, as without a database.
+      CountingDb db(Dialect::SQLite, {{"mai", 10000}, {"ail", 10000}});
+      WhereClause where(Dialect::SQLite, "comp_t");
+      rapport::addTextSearch(db, where, "rare3", "rare3_search", "mail");
+      WhereClause plain(Dialect::SQLite, "comp_t");
+      rapport::addTextSearch(plain, "rare3_search", "mail");
+      CPPUNIT_ASSERT_EQUAL(plain.sql(), where.sql());
+      CPPUNIT_ASSERT_EQUAL(show(plain.params()), show(where.params()));
+      CPPUNIT_ASSERT_EQUAL(std::size_t{2}, db.statements.size());
+    }
+    for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
+      // One trigram, a non-ASCII term, a term of no word trigram on
+      // PostgreSQL ("a.b.c"): the whole term.
+      for (const std::string term : {"ada", "\xC3\xA9t\xC3\xA9s", "a.b.c", "ab"}) {
+        CountingDb db(dialect, {});
+        WhereClause where(dialect, "comp_t");
+        rapport::addTextSearch(db, where, "rare4", "rare4_search", term);
+        WhereClause plain(dialect, "comp_t");
+        rapport::addTextSearch(plain, "rare4_search", term);
+        if (term == "a.b.c" && dialect == Dialect::SQLite) {
+          CPPUNIT_ASSERT(where.sql().find("instr(") != std::string::npos);  // SQLite: any
+          continue;
+        }
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(term, plain.sql(), where.sql());
+        CPPUNIT_ASSERT_EQUAL(show(plain.params()), show(where.params()));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(term, std::size_t{0}, db.statements.size());
+      }
     }
   }
 
@@ -362,9 +476,12 @@ class QueryTest : public CppUnit::TestFixture {
         rapport::selectPage(full, "id, name", "contacts", where, sort, {.page = 2, .perPage = 20});
     CPPUNIT_ASSERT_EQUAL(std::size_t{1}, full.statements.size());
     CPPUNIT_ASSERT_EQUAL(
-        std::string("SELECT id, name, COUNT(*) OVER () AS rapport_list_total FROM contacts WHERE "
+        std::string("SELECT id, name, page.rapport_list_total FROM (SELECT rowid AS "
+                    "rapport_page_row, COUNT(*) OVER () AS rapport_list_total FROM contacts WHERE "
                     "+company_id = ? AND seq IN (SELECT rowid FROM contacts_search WHERE "
-                    "contacts_search MATCH ?) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"),
+                    "contacts_search MATCH ?) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) "
+                    "AS page JOIN contacts ON contacts.rowid = page.rapport_page_row ORDER BY "
+                    "created_at DESC, id DESC"),
         full.statements[0].first);
     CPPUNIT_ASSERT_EQUAL(std::string("[comp_t, \"hartwell\", 20, 20]"),
                          show(full.statements[0].second));
