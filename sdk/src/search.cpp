@@ -123,10 +123,14 @@ void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
     sql += "search_text LIKE ? ESCAPE '\\' AND ";
     params.emplace_back(likeContains(trigram));
   }
-  // strpos, not LIKE: the planner would hand a LIKE of the whole term to the
-  // trigram index too, which then reads every trigram again.
-  params.emplace_back(std::string(term));
-  where.addBound(sql + "strpos(search_text, lower(?)) > 0", params, true);
+  // The whole term checked on an expression, `search_text || ''`, that the
+  // index does not serve: as `search_text LIKE` the planner would hand it to
+  // the trigram index too, which then reads every trigram again. It also
+  // gives the planner the whole pattern's low estimate; with the trigrams'
+  // alone it guessed hundreds of rows and walked the tenant's rows in the
+  // list's order instead (25 ms against 0.1 at 100 000 contacts).
+  params.emplace_back(likeContains(term));
+  where.addBound(sql + "(search_text || '') LIKE lower(?) ESCAPE '\\'", params, true);
 }
 
 }  // namespace rapport

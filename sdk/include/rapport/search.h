@@ -78,7 +78,8 @@ inline constexpr std::int64_t kTrigramCountCap = 10000;
 //     letters and digits under the cap (pg_trgm indexes words: a trigram
 //     with another character is not looked up):
 //       search_text LIKE ? ESCAPE '\' [AND search_text LIKE ? ESCAPE '\']
-//       AND strpos(search_text, lower(?)) > 0
+//       AND (search_text || '') LIKE lower(?) ESCAPE '\'
+//     (the whole term on an expression the index does not serve).
 //     with the trigrams as likeContains patterns. Other terms: the LIKE.
 // `table` is the record table ("contacts"), `ftsTable` its FTS5 table.
 RAPPORT_SDK_API void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
