@@ -56,9 +56,14 @@ bool isWordCharacter(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
 
+// The most trigrams of one term whose counts are read: a long term (up to
+// kMaxSearchLength) must not cost one count statement per character.
+constexpr std::size_t kMaxCountedTrigrams = 12;
+
 // The distinct trigrams of an ASCII `term` the engine's index can look up:
 // every one on SQLite (FTS5 indexes every character), those of letters and
-// digits only on PostgreSQL (pg_trgm indexes words).
+// digits only on PostgreSQL (pg_trgm indexes words); of more than
+// kMaxCountedTrigrams, that many spread evenly over the term.
 std::vector<std::string> lookupTrigrams(std::string_view term, Dialect dialect) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i + kTrigramLength <= term.size(); ++i) {
@@ -69,7 +74,12 @@ std::vector<std::string> lookupTrigrams(std::string_view term, Dialect dialect) 
     }
     if (std::find(out.begin(), out.end(), trigram) == out.end()) out.push_back(std::move(trigram));
   }
-  return out;
+  if (out.size() <= kMaxCountedTrigrams) return out;
+  std::vector<std::string> spread;
+  for (std::size_t i = 0; i < kMaxCountedTrigrams; ++i) {
+    spread.push_back(std::move(out[i * out.size() / kMaxCountedTrigrams]));
+  }
+  return spread;
 }
 
 // The (at most) two rarest of `trigrams`, rarest first; none when even the

@@ -67,7 +67,8 @@ inline constexpr std::int64_t kTrigramCountCap = 10000;
 // asking for every trigram of the term made a search pay for its commonest.
 //   - How many records hold a trigram: one statement on `db` per trigram,
 //     counting at most kTrigramCountCap, cached in the process for 10
-//     minutes per index and trigram (a stale count costs speed, never a row).
+//     minutes per index and trigram (a stale count costs speed, never a row);
+//     of a long term, 12 of its trigrams spread over it.
 //   - SQLite, an ASCII term of 4 characters or more whose rarest trigram is
 //     under the cap:
 //       seq IN (SELECT rowid FROM <ftsTable> WHERE <ftsTable> MATCH ?)

@@ -295,6 +295,16 @@ class QueryTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(show(plain.params()), show(where.params()));
       CPPUNIT_ASSERT_EQUAL(std::size_t{2}, db.statements.size());
     }
+    {
+      // A long term: 12 of its trigrams counted, not one per character.
+      std::string term;
+      for (int i = 0; term.size() < 250; ++i) term += "w" + std::to_string(1000 + i);
+      CountingDb db(Dialect::PostgreSQL, {});
+      WhereClause where(Dialect::PostgreSQL, "comp_t");
+      rapport::addTextSearch(db, where, "rare5", "rare5_search", term);
+      CPPUNIT_ASSERT_EQUAL(std::size_t{12}, db.statements.size());
+      CPPUNIT_ASSERT(where.sql().find("(search_text || '')") != std::string::npos);
+    }
     for (const Dialect dialect : {Dialect::SQLite, Dialect::PostgreSQL}) {
       // One trigram, a non-ASCII term, a term of no word trigram on
       // PostgreSQL ("a.b.c"): the whole term.
