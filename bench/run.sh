@@ -36,6 +36,9 @@
 # BENCH_PG_SOCKET=1 (environment): rapportd reaches the throw-away PostgreSQL
 # through its Unix socket instead of TCP on 127.0.0.1.
 #
+# BENCH_CONTACTS=N (environment): the list scenarios' tenant holds N seeded
+# contacts instead of 100 000 (scenarios.sh, CONTACTS_ROWS).
+#
 # BENCH_KEEP=1 (environment): the scratch folder with its databases is kept
 # (servers stopped) and its path printed, to look at the seeded data.
 #

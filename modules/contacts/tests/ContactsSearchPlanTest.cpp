@@ -58,6 +58,7 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ContactsSearchPlanTest);
   CPPUNIT_TEST(testContactSearchUsesTheTrigramIndex);
   CPPUNIT_TEST(testRarestTrigramsSearchUsesTheTrigramIndex);
+  CPPUNIT_TEST(testRarestTrigramsFindWhatTheWholeTermFinds);
   CPPUNIT_TEST(testShortContactSearchStaysInTheTenant);
   CPPUNIT_TEST(testContactFiltersUseIndexes);
   CPPUNIT_TEST_SUITE_END();
@@ -259,6 +260,48 @@ class ContactsSearchPlanTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_MESSAGE(plan, !has(plan, "Seq Scan"));
       }
     }
+  }
+
+  // The rarest trigrams are a question to the index only: every term finds
+  // the same records as the whole term asked of the index (the search
+  // without a database), whichever trigrams its counts chose. Terms of
+  // every shape: names, e-mails, phones, punctuation, digits only, any
+  // case, LIKE's own characters, common and rare trigrams, none at all.
+  void testRarestTrigramsFindWhatTheWholeTermFinds() {
+    const std::vector<std::string> terms = {
+        "person 1",   "PERSON 12", "erson 149",  "son1499@",  "n123@comp",   "@comp_tenant",
+        "_tenant.ex", "t.example", "example",    "exampl",    "555 14",      "+1 555 1",
+        "1 555 99",   "55 1",      "1499",       "0@co",      "rson",        "bulk",
+        "p_o",        "comp%",     "other.exam", "e\nperson", "nobody here", "person999"};
+    for (const std::string& term : terms) {
+      const auto total = [&](bool rarest) {
+        std::int64_t found = 0;
+        explained([&](Queryable& db) {
+          rapport::WhereClause where(db.dialect(), kTenant);
+          if (rarest) {
+            rapport::addTextSearch(db, where, "contacts", "contacts_search", term);
+          } else {
+            rapport::addTextSearch(where, "contacts_search", term);
+          }
+          found = rapport::selectPage(db, "id", "contacts", where,
+                                      {.column = "created_at", .descending = true},
+                                      {.page = 1, .perPage = 20}, "contact_counts")
+                      .total;
+        });
+        return found;
+      };
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(term, total(false), total(true));
+    }
+    // And a term nobody has is nobody's, whichever way.
+    CPPUNIT_ASSERT_EQUAL(std::int64_t{0}, [&] {
+      std::int64_t found = -1;
+      explained([&](Queryable& db) {
+        rapport::WhereClause where(db.dialect(), kTenant);
+        rapport::addTextSearch(db, where, "contacts", "contacts_search", "zzqqxx");
+        found = rapport::countList(db, "contacts", where, "contact_counts");
+      });
+      return found;
+    }());
   }
 
   void testShortContactSearchStaysInTheTenant() {
