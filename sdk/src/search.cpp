@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rapport/validation.h"
+#include "search_sql.h"
 #include "trigram_counts.h"
 
 namespace rapport {
@@ -34,15 +35,13 @@ void addTextSearch(WhereClause& where, std::string_view ftsTable, std::string_vi
   if (utf8Length(term) < kTrigramLength) {
     // No trigram to look up: the condition reads the tenant's rows.
     where.add("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
-  } else if (where.dialect() == Dialect::SQLite) {
-    const std::string table(ftsTable);
-    where.addNarrowing("seq IN (SELECT rowid FROM " + table + " WHERE " + table + " MATCH ?)",
-                       {ftsPhrase(term)});
-  } else {
-    // The trigram index selects the matches (narrowing: selectPage counts
-    // them in the page's statement).
-    where.addNarrowing("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
+    return;
   }
+  // The index selects the matches (narrowing: selectPage counts them in the
+  // page's statement).
+  const detail::IndexedTerm found =
+      detail::indexedTerm(nullptr, where.dialect(), "", ftsTable, term);
+  where.addBound(found.sql, found.params, true);
 }
 
 namespace {
@@ -102,36 +101,46 @@ std::vector<std::string> rarestTwo(std::vector<std::string> trigrams,
 
 void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
                    std::string_view ftsTable, std::string_view term) {
-  const std::string lowered = toLower(term);
+  if (utf8Length(term) < kTrigramLength) {
+    addTextSearch(where, ftsTable, term);
+    return;
+  }
+  const detail::IndexedTerm found =
+      detail::indexedTerm(&db, where.dialect(), table, ftsTable, term);
+  where.addBound(found.sql, found.params, true);
+}
+
+namespace detail {
+
+IndexedTerm indexedTerm(Queryable* db, Dialect dialect, std::string_view table,
+                        std::string_view ftsTable, std::string_view term) {
+  const std::string fts(ftsTable);
+  const std::string whole = dialect == Dialect::SQLite
+                                ? "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?)"
+                                : "search_text LIKE lower(?) ESCAPE '\\'";
+  const IndexedTerm wholeTerm{
+      whole, {dialect == Dialect::SQLite ? Value(ftsPhrase(term)) : Value(likeContains(term))}};
   // A term of one trigram is its own rarest; a non-ASCII term keeps the
   // index's own case folding (FTS5's is Unicode, instr's would be bytes).
-  if (utf8Length(term) <= kTrigramLength || !isAscii(term)) {
-    addTextSearch(where, ftsTable, term);
-    return;
-  }
-  std::vector<std::string> trigrams = lookupTrigrams(lowered, where.dialect());
-  const std::vector<std::int64_t> counts = detail::trigramCounts(db, table, ftsTable, trigrams);
+  if (db == nullptr || utf8Length(term) <= kTrigramLength || !isAscii(term)) return wholeTerm;
+  const std::string lowered = toLower(term);
+  std::vector<std::string> trigrams = lookupTrigrams(lowered, dialect);
+  const std::vector<std::int64_t> counts = trigramCounts(*db, table, ftsTable, trigrams);
   const std::vector<std::string> rarest = rarestTwo(std::move(trigrams), counts);
-  if (rarest.empty()) {
-    addTextSearch(where, ftsTable, term);
-    return;
-  }
-  if (where.dialect() == Dialect::SQLite) {
-    const std::string fts(ftsTable);
+  if (rarest.empty()) return wholeTerm;
+  if (dialect == Dialect::SQLite) {
     std::string match;
     for (const std::string& trigram : rarest) {
       match += (match.empty() ? "" : " AND ") + ftsPhrase(trigram);
     }
-    where.addNarrowing("seq IN (SELECT rowid FROM " + fts + " WHERE " + fts +
-                           " MATCH ?) AND instr(search_text, ?) > 0",
-                       {match, lowered});
-    return;
+    return {"seq IN (SELECT rowid FROM " + fts + " WHERE " + fts +
+                " MATCH ?) AND instr(search_text, ?) > 0",
+            {match, lowered}};
   }
-  std::string sql;
-  Params params;
+  IndexedTerm out;
   for (const std::string& trigram : rarest) {
-    sql += "search_text LIKE ? ESCAPE '\\' AND ";
-    params.emplace_back(likeContains(trigram));
+    out.sql += "search_text LIKE ? ESCAPE '\\' AND ";
+    out.params.emplace_back(likeContains(trigram));
   }
   // The whole term checked on an expression, `search_text || ''`, that the
   // index does not serve: as `search_text LIKE` the planner would hand it to
@@ -139,8 +148,11 @@ void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
   // gives the planner the whole pattern's low estimate; with the trigrams'
   // alone it guessed hundreds of rows and walked the tenant's rows in the
   // list's order instead (25 ms against 0.1 at 100 000 contacts).
-  params.emplace_back(likeContains(term));
-  where.addBound(sql + "(search_text || '') LIKE lower(?) ESCAPE '\\'", params, true);
+  out.sql += "(search_text || '') LIKE lower(?) ESCAPE '\\'";
+  out.params.emplace_back(likeContains(term));
+  return out;
 }
+
+}  // namespace detail
 
 }  // namespace rapport

@@ -74,10 +74,13 @@ struct Condition {
   Params sideParams = {};
 };
 // The filter object compiled against `self` (throws Error::validation on
-// "filter..." paths).
+// "filter..." paths). `counts`: where `contains` reads trigram counts, to ask
+// a search index for the term's rarest trigrams (search_sql.h); without it,
+// the whole term.
 std::vector<Condition> compileFilter(const Compiled& self, const Json& filter, Dialect dialect,
                                      const std::string& tenant,
-                                     const RecordQuery::SchemaLookup& schemaOf);
+                                     const RecordQuery::SchemaLookup& schemaOf,
+                                     Queryable* counts = nullptr);
 
 // True when no value of `conditions` can change the best plan of a list in
 // `sort`: each is one no index serves, or compares the order's first key

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../search_sql.h"
 #include "compiled.h"
 #include "rapport/error.h"
 #include "rapport/search.h"
@@ -88,8 +89,9 @@ void joinIndexing(Condition& out, const std::vector<Condition>& parts, bool isOr
 // The compiler's walk: the limits it counts and where values go.
 class Compiler {
  public:
-  Compiler(Dialect dialect, const std::string& tenant, const RecordQuery::SchemaLookup& schemaOf)
-      : dialect_(dialect), tenant_(tenant), schemaOf_(schemaOf) {}
+  Compiler(Dialect dialect, const std::string& tenant, const RecordQuery::SchemaLookup& schemaOf,
+           Queryable* counts)
+      : dialect_(dialect), tenant_(tenant), schemaOf_(schemaOf), counts_(counts) {}
 
   // A filter object: the AND of its members. Top level (depth 1): each
   // member is a condition of its own.
@@ -125,6 +127,8 @@ class Compiler {
   Dialect dialect_;
   const std::string& tenant_;
   const RecordQuery::SchemaLookup& schemaOf_;
+  // Where `contains` reads trigram counts (nullptr: the whole term).
+  Queryable* counts_;
   int conditions_ = 0;
 
   static Condition conjunction(std::vector<Condition> parts) {
@@ -411,16 +415,12 @@ class Compiler {
     const bool indexed = f.searchable && utf8Length(term) >= kTrigramLength &&
                          (dialect_ == Dialect::PostgreSQL || !self.schema.searchTable.empty());
     if (!indexed) return check;
-    Condition c;
-    if (dialect_ == Dialect::SQLite) {
-      const std::string& fts = self.schema.searchTable;
-      c = {"(seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?) AND " + check.sql +
-               ")",
-           {ftsPhrase(term), check.params.front()}};
-    } else {
-      c = {"(search_text LIKE ? ESCAPE '\\' AND " + check.sql + ")",
-           {likeContains(term), check.params.front()}};
-    }
+    // The index's answer (the term's rarest trigrams when counts_ can say
+    // which: search_sql.h), then the field itself.
+    const detail::IndexedTerm found =
+        detail::indexedTerm(counts_, dialect_, self.schema.table, self.schema.searchTable, term);
+    Condition c{"(" + found.sql + " AND " + check.sql + ")", found.params};
+    c.params.push_back(check.params.front());
     c.narrowing = true;
     return c;
   }
@@ -501,9 +501,9 @@ class Compiler {
 
 std::vector<Condition> compileFilter(const Compiled& self, const Json& filter, Dialect dialect,
                                      const std::string& tenant,
-                                     const RecordQuery::SchemaLookup& schemaOf) {
+                                     const RecordQuery::SchemaLookup& schemaOf, Queryable* counts) {
   if (filter.isNull()) return {};
-  Compiler compiler(dialect, tenant, schemaOf);
+  Compiler compiler(dialect, tenant, schemaOf, counts);
   return compiler.members(self, filter, "filter", 1);
 }
 

@@ -71,10 +71,12 @@ Response RecordQuery::answer(Host& host, const ListRequest& list, WhereClause wh
   query::checkOutputs(self, records, list, readable);
   const Sort sort = sortOf(list.sort);
   const std::vector<query::Condition> conditions = query::compileFilter(
-      self, list.filter, where.dialect(), where.tenant(), [&](const std::string& type) {
+      self, list.filter, where.dialect(), where.tenant(),
+      [&](const std::string& type) {
         readable(type);
         return records.query(type);
-      });
+      },
+      &host.db());
   // On SQLite a keyset page may read a range through the order's index
   // instead (compiled.h, Condition::walkingSql): that second clause is only
   // built when the list has such a range.
