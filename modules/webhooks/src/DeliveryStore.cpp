@@ -227,11 +227,17 @@ std::vector<ClaimedDelivery> claimDue(Database& db, std::int64_t now, const std:
       // which only a plain index scan marks dead for the next reader; with
       // bitmap scans each claim visited the table for every delivery
       // claimed since the last vacuum (18 ms per claim after 5,000, issue
-      // 25). One round trip: the lock and both settings (local to the claim).
+      // 25). And the claim's commit does not wait for its WAL flush: the
+      // lock is held to the end of the commit, so every claim waited for
+      // the one before it to reach the disk. A claim lost to a crash of the
+      // database leaves its deliveries without a lease: taken again, as
+      // at-least-once allows. One round trip: the lock and the settings
+      // (all local to the claim).
       tx.query(
           "SELECT pg_advisory_xact_lock(hashtext('rapport:webhook-claims'))::text AS locked, "
           "set_config('enable_seqscan', 'off', true) AS seqscan, "
-          "set_config('enable_bitmapscan', 'off', true) AS bitmapscan",
+          "set_config('enable_bitmapscan', 'off', true) AS bitmapscan, "
+          "set_config('synchronous_commit', 'off', true) AS synchronous",
           {});
     }
     out = claimInTurn(tx, now, lease, leaseUntil, limit, policy);
