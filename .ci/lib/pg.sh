@@ -34,6 +34,9 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # on, as a production cluster (bench/run.sh BENCH_PG_DURABLE=1).
 durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 [ "${PG_DURABLE:-0}" = 1 ] && durability="-c shared_buffers=512MB"
+# PG_OPTIONS (environment): more server options, e.g. "-c
+# shared_preload_libraries=pg_stat_statements" to profile a benchmark's statements.
+durability="$durability ${PG_OPTIONS:-}"
 
 case "$cmd" in
   start)

@@ -119,6 +119,14 @@ std::optional<ClaimedDelivery> claimFailed(Queryable& db, const std::string& ten
 // write (id, event, status, response_code, attempts, last_attempt_at), or
 // nullopt when the lease was lost or the delivery is gone.
 std::optional<Row> record(Tx& tx, const ClaimedDelivery& delivery, const AttemptRecord& result);
+// record() for each attempt of a batch, in one statement; the rows in the
+// attempts' order (nullopt where the lease was lost or the delivery is
+// gone). The deliveries' ids are distinct.
+struct AttemptOf {
+  const ClaimedDelivery* delivery = nullptr;
+  AttemptRecord result;
+};
+std::vector<std::optional<Row>> recordAll(Tx& tx, const std::vector<AttemptOf>& attempts);
 // Frees the lease without an attempt (a worker that cannot finish in time,
 // or a delivery of a webhook paused meanwhile: `pause` clears next_attempt_at).
 void release(Queryable& db, const ClaimedDelivery& delivery, bool pause = false);

@@ -7,9 +7,11 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "DeliveryStore.h"
@@ -38,6 +40,7 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(DeliveryStoreTest);
   CPPUNIT_TEST(testClaimTakesDueDeliveriesOnly);
   CPPUNIT_TEST(testResultIsWrittenOnlyUnderItsLease);
+  CPPUNIT_TEST(testBatchRecordWritesEveryAttempt);
   CPPUNIT_TEST(testPendingResultOfAnInactiveWebhookIsUnscheduled);
   CPPUNIT_TEST(testManualRetryClaimsFailedDeliveriesOnly);
   CPPUNIT_TEST(testConcurrentClaimsNeverTakeADeliveryTwice);
@@ -221,6 +224,97 @@ class DeliveryStoreTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT(!delivery_store::record(tx, claimed.front(), failedAttempt(std::nullopt)));
     });
     CPPUNIT_ASSERT_EQUAL(std::int64_t(1), row(id).i64("attempts"));
+  }
+
+  // A worker's batch is recorded in one statement (recordAll): every
+  // attempt is written as record() writes it, each under its own lease,
+  // whatever the order of the attempts and the text of the answers.
+  void testBatchRecordWritesEveryAttempt() {
+    const std::int64_t now = rapport::nowMicros();
+    const std::string active = createWebhook();
+    const std::string paused = createWebhook(/*active=*/false);
+    const std::string ok = addDelivery(active, now - 5);
+    const std::string retry = addDelivery(active, now - 4);
+    const std::string unscheduled = addDelivery(paused, now - 3);
+    const std::string stale = addDelivery(active, now - 2);
+    const std::string silent = addDelivery(active, now - 1);
+    const auto claimed = claim(now, "batch");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(5), claimed.size());
+    const auto of = [&](const std::string& id) {
+      return *std::find_if(claimed.begin(), claimed.end(),
+                           [&](const ClaimedDelivery& d) { return d.id == id; });
+    };
+    ClaimedDelivery lost = of(stale);
+    lost.lease = "someone-else";
+    const std::string body = "\"quoted\" \\ back\nline \xc3\xa9 {\"json\": [1]}";
+    const std::int64_t next = now + 60 * kSecond;
+    const AttemptRecord success{.status = "success",
+                                .responseCode = 204,
+                                .responseBody = body,
+                                .attemptedAt = now + 1,
+                                .nextAttemptAt = std::nullopt};
+    const AttemptRecord noAnswer{.status = "failed",
+                                 .responseCode = std::nullopt,
+                                 .responseBody = std::nullopt,
+                                 .attemptedAt = now + 2,
+                                 .nextAttemptAt = std::nullopt};
+    const ClaimedDelivery okClaim = of(ok), retryClaim = of(retry),
+                          unscheduledClaim = of(unscheduled), silentClaim = of(silent);
+    // Not in the claim's order.
+    const std::vector<delivery_store::AttemptOf> attempts = {
+        {.delivery = &silentClaim, .result = noAnswer},
+        {.delivery = &lost, .result = failedAttempt(next)},
+        {.delivery = &okClaim, .result = success},
+        {.delivery = &unscheduledClaim, .result = failedAttempt(next)},
+        {.delivery = &retryClaim, .result = failedAttempt(next)}};
+    std::vector<std::optional<rapport::Row>> written;
+    db().transaction("",
+                     [&](rapport::Tx& tx) { written = delivery_store::recordAll(tx, attempts); });
+    CPPUNIT_ASSERT_EQUAL(attempts.size(), written.size());
+    CPPUNIT_ASSERT(!written[1]);  // its lease was lost: nothing written
+    const std::vector<std::pair<std::size_t, std::string>> expected = {
+        {0, silent}, {2, ok}, {3, unscheduled}, {4, retry}};
+    for (const auto& [index, id] : expected) {
+      CPPUNIT_ASSERT_MESSAGE(id, written[index].has_value());
+      CPPUNIT_ASSERT_EQUAL(id, written[index]->str("id"));
+      CPPUNIT_ASSERT_EQUAL(std::int64_t(1), written[index]->i64("attempts"));
+    }
+    CPPUNIT_ASSERT_EQUAL(std::string("success"), written[2]->str("status"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(204), written[2]->i64("response_code"));
+    CPPUNIT_ASSERT_EQUAL(now + 1, written[2]->i64("last_attempt_at"));
+
+    // The rows as the API reads them.
+    const rapport::Row okRow = db().query(
+                                       "SELECT status, attempts, response_code, response_body, "
+                                       "last_attempt_at, lease, lease_until, next_attempt_at "
+                                       "FROM webhook_deliveries WHERE company_id = ? AND id = ?",
+                                       {tenant_, ok})
+                                   .front();
+    CPPUNIT_ASSERT_EQUAL(std::string("success"), okRow.str("status"));
+    CPPUNIT_ASSERT_EQUAL(body, okRow.str("response_body"));
+    CPPUNIT_ASSERT_EQUAL(now + 1, okRow.i64("last_attempt_at"));
+    CPPUNIT_ASSERT(okRow.isNull("lease"));
+    CPPUNIT_ASSERT(okRow.isNull("lease_until"));
+    CPPUNIT_ASSERT(okRow.isNull("next_attempt_at"));
+    const rapport::Row retryRow = row(retry);
+    CPPUNIT_ASSERT_EQUAL(std::string("pending"), retryRow.str("status"));
+    CPPUNIT_ASSERT_EQUAL(next, retryRow.i64("next_attempt_at"));
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(500), retryRow.i64("response_code"));
+    CPPUNIT_ASSERT(retryRow.isNull("lease"));
+    // A paused webhook's retry stays pending, unscheduled.
+    CPPUNIT_ASSERT_EQUAL(std::string("pending"), row(unscheduled).str("status"));
+    CPPUNIT_ASSERT(row(unscheduled).isNull("next_attempt_at"));
+    // No answer: no code, no body.
+    const rapport::Row silentRow = row(silent);
+    CPPUNIT_ASSERT_EQUAL(std::string("failed"), silentRow.str("status"));
+    CPPUNIT_ASSERT(silentRow.isNull("response_code"));
+    // The lost lease's delivery is untouched, still held by its claim.
+    const rapport::Row staleRow = row(stale);
+    CPPUNIT_ASSERT_EQUAL(std::int64_t(0), staleRow.i64("attempts"));
+    CPPUNIT_ASSERT_EQUAL(std::string("batch"), staleRow.str("lease"));
+    // An empty batch writes nothing.
+    db().transaction(
+        "", [&](rapport::Tx& tx) { CPPUNIT_ASSERT(delivery_store::recordAll(tx, {}).empty()); });
   }
 
   void testPendingResultOfAnInactiveWebhookIsUnscheduled() {

@@ -242,9 +242,13 @@ std::vector<std::optional<Row>> Deliverer::deliver(const std::vector<ClaimedDeli
     // The webhooks' rows before the deliveries' (the order PATCH and the
     // health check take them in).
     health.apply(tx);
+    std::vector<delivery_store::AttemptOf> attempts;
+    attempts.reserve(results.size());
     for (const auto& [index, record] : results) {
-      recorded[index] = delivery_store::record(tx, batch[index], record);
+      attempts.push_back({.delivery = &batch[index], .result = record});
     }
+    const std::vector<std::optional<Row>> rows = delivery_store::recordAll(tx, attempts);
+    for (std::size_t k = 0; k < results.size(); ++k) recorded[results[k].first] = rows[k];
   });
   for (const auto& [webhookId, companyId] : gone) {
     if (gone_) gone_(companyId, webhookId);

@@ -23,14 +23,18 @@ void DeliveryWorker::served(const std::string& companyId) {
 
 void DeliveryWorker::run(JobContext& context) {
   if (!deliverer_.started()) return;
+  // After a full batch more is likely due: the claim itself looks (one
+  // read fewer per batch under load).
+  bool full = false;
   while (!context.stopping()) {
     const std::int64_t now = nowMicros();
-    if (!delivery_store::anyDue(host_.db(), now)) return;
+    if (!full && !delivery_store::anyDue(host_.db(), now)) return;
     const Lease lease = deliverer_.newLease(now);
     const std::vector<ClaimedDelivery> batch = delivery_store::claimDue(
         host_.db(), now, lease.token, lease.until, kClaimBatch, nextPolicy());
     // Nothing due, or only what the caps keep for the batches in flight.
     if (batch.empty()) return;
+    full = batch.size() == static_cast<std::size_t>(kClaimBatch);
     served(batch.front().companyId);
     // Another company (or more of this one) may be due: one more worker
     // joins while this one sends.
