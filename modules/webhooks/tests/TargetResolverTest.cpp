@@ -124,6 +124,9 @@ class TargetResolverTest : public CppUnit::TestFixture {
           resolveHost("hang" + std::to_string(i) + ".example.com", 10ms, "comp_a").status ==
           Resolution::Status::kTimedOut);
     }
+    // Each of them started its lookup (a thread that a loaded machine may
+    // start after the caller's 10 ms: counted when it runs, not when asked).
+    CPPUNIT_ASSERT(eventually([&] { return fake->lookups.load() == dns::kLookupsPerCompany; }));
     // Company a holds its share (the threads still wait): the next one fails
     // at once, without a lookup.
     const auto start = std::chrono::steady_clock::now();
