@@ -15,6 +15,9 @@ namespace {
 
 constexpr const char* kNotFound = "Custom field not found.";
 constexpr std::size_t kPurgeChunk = 1000;
+// Beyond this many companies forRecordWrite's sets start over (as the
+// reads' cache does).
+constexpr std::size_t kMaxStamped = 10000;
 
 const CustomFieldDefinition& findKey(const CustomFieldSet& fields, const std::string& key) {
   for (const CustomFieldDefinition& d : fields) {
@@ -70,6 +73,29 @@ DefinitionRoutes::DefinitionRoutes(Host& host, DefinitionContext context,
 CustomFieldSet DefinitionRoutes::forWrite(Tx& tx, bool exclusive) const {
   lockDefinitions(tx, context_.recordType, exclusive);
   return readDefinitions(tx, tx.companyId(), context_.recordType);
+}
+
+std::shared_ptr<const CustomFieldSet> DefinitionRoutes::forRecordWrite(Tx& tx) const {
+  lockDefinitions(tx, context_.recordType, false);
+  // One row by its key, where the definitions are a dozen columns per field
+  // with their options' JSON (a fifth of a create's statement time on the
+  // SQLite writer's thread with 20 fields).
+  const Result found =
+      tx.query("SELECT stamp FROM custom_field_versions WHERE company_id = ? AND record_type = ?",
+               {tx.companyId(), context_.recordType});
+  // No row: no definition was ever written for the company's record type.
+  const std::string stamp = found.empty() ? std::string() : found.front().str("stamp");
+  {
+    std::lock_guard lock(stampedMutex_);
+    const auto it = stamped_.find(tx.companyId());
+    if (it != stamped_.end() && it->second.stamp == stamp) return it->second.fields;
+  }
+  auto fields = std::make_shared<const CustomFieldSet>(
+      readDefinitions(tx, tx.companyId(), context_.recordType));
+  std::lock_guard lock(stampedMutex_);
+  if (stamped_.size() >= kMaxStamped) stamped_.clear();
+  stamped_[tx.companyId()] = {stamp, fields};
+  return fields;
 }
 
 CustomFieldSet DefinitionRoutes::current(Queryable& db, const std::string& companyId) const {
@@ -165,7 +191,8 @@ Response DefinitionRoutes::remove(const Request& request) const {
 
 void DefinitionRoutes::unlink(Tx& tx, const std::string& targetType, const std::string& id,
                               const std::string& table) const {
-  const CustomFieldSet all = forWrite(tx, false);
+  const auto held = forRecordWrite(tx);
+  const CustomFieldSet& all = *held;
   CustomFieldSet pointing;
   for (const CustomFieldDefinition& d : all) {
     const bool points = (d.type == CustomFieldType::Reference && d.target == targetType) ||

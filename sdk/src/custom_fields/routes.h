@@ -3,7 +3,9 @@
 // to the SDK library: the record engine installs them (resource/handlers.cpp).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "internal.h"
@@ -27,6 +29,12 @@ class DefinitionRoutes {
   // The definitions a write of a record reads in its transaction: on
   // PostgreSQL under the shared lock (exclusive for a definition change).
   CustomFieldSet forWrite(Tx& tx, bool exclusive) const;
+  // The same for a record's write (shared): the company's stamp
+  // (custom_field_versions, changed by every definition change) is read in
+  // the transaction, and the definitions themselves only when it differs
+  // from the stamp this instance last read them under; otherwise the set
+  // read then.
+  std::shared_ptr<const CustomFieldSet> forRecordWrite(Tx& tx) const;
   // The definitions as they are now, read without the cache.
   CustomFieldSet current(Queryable& db, const std::string& companyId) const;
 
@@ -48,6 +56,13 @@ class DefinitionRoutes {
   DefinitionContext context_;
   std::shared_ptr<Cache> cache_;
   JobHandle purge_;
+  // forRecordWrite's sets per company, with the stamp each was read under.
+  struct Stamped {
+    std::string stamp;
+    std::shared_ptr<const CustomFieldSet> fields;
+  };
+  mutable std::mutex stampedMutex_;
+  mutable std::map<std::string, Stamped> stamped_;
 };
 
 }  // namespace rapport::custom_fields

@@ -210,7 +210,8 @@ class Handlers {
     const std::string id = newId(spec.idPrefix);
     Json created;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const CustomFieldSet fields = fieldsForWrite(tx);
+      const auto held = fieldsForWrite(tx);
+      const CustomFieldSet& fields = *held;
       const CustomValues custom = customValues(body, fields, true);
       lockReferences(spec, host_.records(), tx, values, nullptr);
       checkCustomReferences(tx, fields, custom);
@@ -258,7 +259,8 @@ class Handlers {
     const std::string& id = request.param("id");
     Json updated;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const CustomFieldSet fields = fieldsForWrite(tx);
+      const auto held = fieldsForWrite(tx);
+      const CustomFieldSet& fields = *held;
       CustomValues custom = customValues(body, fields, false);
       const Json current = lockedRecord(tx, id, fields);
       keepChanges(spec, values, current);
@@ -291,7 +293,7 @@ class Handlers {
     const std::string& id = request.param("id");
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
       if (tags_) deleteTagRows(tx, tags_->view(), id);
-      if (definitions_) custom_fields::deleteIndexRows(tx, fieldsForWrite(tx), id);
+      if (definitions_) custom_fields::deleteIndexRows(tx, *fieldsForWrite(tx), id);
       const std::int64_t deleted = tx.exec(
           "DELETE FROM " + spec.table + " WHERE company_id = ? AND id = ?", {tx.companyId(), id});
       if (deleted == 0) throw Error::notFound(notFoundMessage(spec));
@@ -305,7 +307,8 @@ class Handlers {
     const std::string& id = request.param("id");
     Json changed;
     host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-      const CustomFieldSet fields = fieldsForWrite(tx);
+      const auto held = fieldsForWrite(tx);
+      const CustomFieldSet& fields = *held;
       const Json current = lockedRecord(tx, id, fields);
       const std::int64_t now = nowMicros();
       ActionOutcome outcome = action.apply({request, current, tx, now});
@@ -397,8 +400,9 @@ class Handlers {
   // The definitions a write holds to (custom_fields.h, "Consistency"), read
   // in its transaction, never from the reads' cache; none without custom
   // fields.
-  CustomFieldSet fieldsForWrite(Tx& tx) const {
-    return definitions_ ? definitions_->forWrite(tx, false) : CustomFieldSet{};
+  std::shared_ptr<const CustomFieldSet> fieldsForWrite(Tx& tx) const {
+    static const auto none = std::make_shared<const CustomFieldSet>();
+    return definitions_ ? definitions_->forRecordWrite(tx) : none;
   }
 
   // The body's fields by their rules. Their 422 also names what is wrong in

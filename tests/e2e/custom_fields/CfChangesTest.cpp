@@ -2,7 +2,8 @@
 // option a record uses is a 409 (an unused one goes); unique: true over
 // colliding values is a 409, over distinct ones a 200 after which a duplicate
 // is a 409 on create and on PATCH; required: true while records lack the
-// value is a 200 that applies to later writes only.
+// value is a 200 that applies to later writes only. A definition changed
+// outside the API (another instance, a script) reaches the next write too.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include "e2e/custom_fields/CustomFieldsSuite.h"
@@ -18,6 +19,7 @@ class CfChangesTest : public CustomFieldsFixture {
   CPPUNIT_TEST(testUniqueThenDuplicatesAre409);
   CPPUNIT_TEST(testRequiredLaterAppliesToLaterWrites);
   CPPUNIT_TEST(testDefaultAndLabelChanges);
+  CPPUNIT_TEST(testAChangeOutsideTheApiReachesTheNextWrite);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -143,6 +145,39 @@ class CfChangesTest : public CustomFieldsFixture {
     // required: false lifts it.
     E2E_ASSERT_DATA(200, patchField("contract_id", Json::object({{"required", false}})));
     create(Json::object({{"name", "Lacking again"}}));
+  }
+
+  // Writes keep the definitions they last read with the stamp of the
+  // company's record type (custom_field_versions, migration 0018), which
+  // every change of a definition row replaces, whoever writes it: a change
+  // made straight in the database, as another instance's commit is, makes
+  // the next create read them again (a required field now: 422).
+  void testAChangeOutsideTheApiReachesTheNextWrite() {
+    define(fieldBody("outside_ref", "text"));
+    create(Json::object({{"name", "Before"}}));  // the set is read and kept
+    create(Json::object({{"name", "Kept"}}));    // the kept set, still optional
+    const std::string url = customFieldsServer().databaseUrl();
+    const std::string field = " d.field_key = 'outside_ref' AND d.record_type = 'contact'";
+    const auto stamp = [&] {
+      const auto rows = queryDatabase(
+          url,
+          "SELECT v.stamp FROM custom_field_versions v JOIN custom_field_definitions d ON "
+          "d.company_id = v.company_id AND d.record_type = v.record_type WHERE" +
+              field);
+      CPPUNIT_ASSERT_EQUAL(std::size_t(1), rows.size());
+      CPPUNIT_ASSERT(!rows[0][0].empty());
+      return rows[0][0];
+    };
+    const std::string before = stamp();
+    const auto changed = queryDatabase(
+        url,
+        "UPDATE custom_field_definitions SET required = (1 = 1) WHERE id IN (SELECT d.id FROM "
+        "custom_field_definitions d WHERE" +
+            field + ") RETURNING id");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), changed.size());
+    CPPUNIT_ASSERT(stamp() != before);
+    CF_ASSERT_CUSTOM_ERROR(post(Json::object({{"name", "After"}})), "outside_ref");
+    create(contactWith("Having", Json::object({{"outside_ref", "R-1"}})));
   }
 
   // A new default applies to later creates only; a default of the wrong
