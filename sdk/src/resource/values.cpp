@@ -2,6 +2,7 @@
 // record's JSON, and the list's historic query parameters as a WHERE clause.
 #include <algorithm>
 
+#include "../search_sql.h"
 #include "internal.h"
 #include "rapport/error.h"
 #include "rapport/request_rules.h"
@@ -214,13 +215,15 @@ void addSearch(WhereClause& where, const ResourceSpec& spec, const std::string& 
     where.addBound(custom, customParams);
     return;
   }
+  // SQLite reads the declared fields' matches from the index (the term's
+  // rarest trigrams when `db` can count them: search_sql.h); PostgreSQL's
+  // OR is planned as one scan, so its own side stays a LIKE.
   const bool fullText = where.dialect() == Dialect::SQLite && utf8Length(term) >= kTrigramLength;
-  Params params{fullText ? Value(ftsPhrase(term)) : Value(like)};
+  detail::IndexedTerm own{"search_text LIKE ? ESCAPE '\\'", {like}};
+  if (fullText) own = detail::indexedTerm(db, Dialect::SQLite, spec.table, fts, term);
+  Params params = own.params;
   params.insert(params.end(), customParams.begin(), customParams.end());
-  const std::string own = fullText
-                              ? "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?)"
-                              : "search_text LIKE ? ESCAPE '\\'";
-  where.addBound("(" + own + " OR " + custom + ")", params, fullText);
+  where.addBound("((" + own.sql + ") OR " + custom + ")", params, fullText);
 }
 
 }  // namespace
