@@ -115,15 +115,15 @@ std::string countedPageSql(std::string_view columns, std::string_view table,
                            const WhereClause& where, const Sort& sort) {
   const std::string records(table);
   const std::string order = orderByClause(sort);
-  if (where.dialect() != Dialect::SQLite) {
-    return "SELECT " + std::string(columns) + ", COUNT(*) OVER () AS " + std::string(kTotalColumn) +
-           " FROM " + records + " WHERE " + where.sql() + " " + order + " LIMIT ? OFFSET ?";
-  }
-  return "SELECT " + std::string(columns) + ", page." + std::string(kTotalColumn) +
-         " FROM (SELECT rowid AS rapport_page_row, COUNT(*) OVER () AS " +
-         std::string(kTotalColumn) + " FROM " + records + " WHERE " + where.sql() + " " + order +
-         " LIMIT ? OFFSET ?) AS page JOIN " + records + " ON " + records +
-         ".rowid = page.rapport_page_row " + order;
+  const bool sqlite = where.dialect() == Dialect::SQLite;
+  const std::string page =
+      "SELECT " + (sqlite ? std::string("rowid AS rapport_page_row") : std::string(columns)) +
+      ", COUNT(*) OVER () AS " + std::string(kTotalColumn) + " FROM " + records + " WHERE " +
+      where.sql() + " " + order + " LIMIT ? OFFSET ?";
+  if (!sqlite) return page;
+  return "SELECT " + std::string(columns) + ", page." + std::string(kTotalColumn) + " FROM (" +
+         page + ") AS page JOIN " + records + " ON " + records + ".rowid = page.rapport_page_row " +
+         order;
 }
 
 // The page of a narrowed list and its total in ONE statement. Its matches

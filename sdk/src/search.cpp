@@ -31,7 +31,12 @@ std::string ftsPhrase(std::string_view term) {
   return out + "\"";
 }
 
-void addTextSearch(WhereClause& where, std::string_view ftsTable, std::string_view term) {
+namespace {
+
+// Both addTextSearch: `db` (or nullptr) says whether the rarest trigrams
+// may be asked for.
+void addSearchOf(Queryable* db, WhereClause& where, std::string_view table,
+                 std::string_view ftsTable, std::string_view term) {
   if (utf8Length(term) < kTrigramLength) {
     // No trigram to look up: the condition reads the tenant's rows.
     where.add("search_text LIKE lower(?) ESCAPE '\\'", {likeContains(term)});
@@ -39,16 +44,8 @@ void addTextSearch(WhereClause& where, std::string_view ftsTable, std::string_vi
   }
   // The index selects the matches (narrowing: selectPage counts them in the
   // page's statement).
-  const detail::IndexedTerm found =
-      detail::indexedTerm(nullptr, where.dialect(), "", ftsTable, term);
+  const detail::IndexedTerm found = detail::indexedTerm(db, where.dialect(), table, ftsTable, term);
   where.addBound(found.sql, found.params, true);
-}
-
-namespace {
-
-bool isAscii(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 bool isWordCharacter(char c) {
@@ -99,43 +96,40 @@ std::vector<std::string> rarestTwo(std::vector<std::string> trigrams,
 
 }  // namespace
 
+void addTextSearch(WhereClause& where, std::string_view ftsTable, std::string_view term) {
+  addSearchOf(nullptr, where, "", ftsTable, term);
+}
+
 void addTextSearch(Queryable& db, WhereClause& where, std::string_view table,
                    std::string_view ftsTable, std::string_view term) {
-  if (utf8Length(term) < kTrigramLength) {
-    addTextSearch(where, ftsTable, term);
-    return;
-  }
-  const detail::IndexedTerm found =
-      detail::indexedTerm(&db, where.dialect(), table, ftsTable, term);
-  where.addBound(found.sql, found.params, true);
+  addSearchOf(&db, where, table, ftsTable, term);
 }
 
 namespace detail {
 
 IndexedTerm indexedTerm(Queryable* db, Dialect dialect, std::string_view table,
                         std::string_view ftsTable, std::string_view term) {
+  const bool sqlite = dialect == Dialect::SQLite;
   const std::string fts(ftsTable);
-  const std::string whole = dialect == Dialect::SQLite
-                                ? "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?)"
-                                : "search_text LIKE lower(?) ESCAPE '\\'";
-  const IndexedTerm wholeTerm{
-      whole, {dialect == Dialect::SQLite ? Value(ftsPhrase(term)) : Value(likeContains(term))}};
-  // A term of one trigram is its own rarest; a non-ASCII term keeps the
-  // index's own case folding (FTS5's is Unicode, instr's would be bytes).
-  if (db == nullptr || utf8Length(term) <= kTrigramLength || !isAscii(term)) return wholeTerm;
+  const std::string match = "seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH ?)";
+  const IndexedTerm wholeTerm{sqlite ? match : "search_text LIKE lower(?) ESCAPE '\\'",
+                              {sqlite ? Value(ftsPhrase(term)) : Value(likeContains(term))}};
+  // A term of one trigram is its own rarest; a non-ASCII term (more bytes
+  // than characters) keeps the index's own case folding (FTS5's is
+  // Unicode, instr's would be bytes).
+  const std::size_t length = utf8Length(term);
+  if (db == nullptr || length <= kTrigramLength || length != term.size()) return wholeTerm;
   const std::string lowered = toLower(term);
   std::vector<std::string> trigrams = lookupTrigrams(lowered, dialect);
   const std::vector<std::int64_t> counts = trigramCounts(*db, table, ftsTable, trigrams);
   const std::vector<std::string> rarest = rarestTwo(std::move(trigrams), counts);
   if (rarest.empty()) return wholeTerm;
-  if (dialect == Dialect::SQLite) {
-    std::string match;
+  if (sqlite) {
+    std::string both;
     for (const std::string& trigram : rarest) {
-      match += (match.empty() ? "" : " AND ") + ftsPhrase(trigram);
+      both += (both.empty() ? "" : " AND ") + ftsPhrase(trigram);
     }
-    return {"seq IN (SELECT rowid FROM " + fts + " WHERE " + fts +
-                " MATCH ?) AND instr(search_text, ?) > 0",
-            {match, lowered}};
+    return {match + " AND instr(search_text, ?) > 0", {both, lowered}};
   }
   IndexedTerm out;
   for (const std::string& trigram : rarest) {

@@ -82,9 +82,9 @@ std::vector<std::int64_t> trigramCounts(Queryable& db, std::string_view table,
   const std::string index = std::string(db.dialect() == Dialect::SQLite ? ftsTable : table) + '\n';
   std::vector<std::int64_t> counts;
   counts.reserve(trigrams.size());
+  const Clock::time_point now = Clock::now();
   for (const std::string& trigram : trigrams) {
     const std::string key = index + trigram;
-    const Clock::time_point now = Clock::now();
     std::int64_t value = 0;
     if (!cache().find(key, now, value)) {
       value = countMatches(db, table, ftsTable, trigram);

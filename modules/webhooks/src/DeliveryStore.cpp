@@ -47,6 +47,43 @@ const std::string kLiveBatch =
 const std::string kDue =
     "status = 'pending' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? "
     "AND (lease IS NULL OR lease_until < ?)";
+// recordAll's results, as the engine reads them from the JSON array bound
+// in their place: the row source `r` with these columns.
+struct ResultColumn {
+  const char* name;
+  const char* type;  // PostgreSQL's
+};
+constexpr ResultColumn kResultColumns[] = {
+    {"company_id", "TEXT"}, {"id", "TEXT"},   {"lease", "TEXT"},  {"code", "INTEGER"},
+    {"body", "TEXT"},       {"at", "BIGINT"}, {"status", "TEXT"}, {"next", "BIGINT"}};
+
+std::string attemptResults(bool pg) {
+  std::string columns;
+  for (const ResultColumn& c : kResultColumns) {
+    if (!columns.empty()) columns += ", ";
+    columns += pg ? std::string(c.name) + " " + c.type
+                  : "json_extract(value, '$." + std::string(c.name) + "') AS " + c.name;
+  }
+  return pg ? "jsonb_to_recordset(CAST(? AS jsonb)) AS r(" + columns + ")"
+            : "(SELECT " + columns + " FROM json_each(?)) AS r";
+}
+
+// "a, b" as "t.a AS a, t.b AS b": a column list read through `table`'s name
+// where another source of the statement has columns of the same names.
+std::string qualified(const std::string& columns, const std::string& table) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < columns.size()) {
+    std::size_t end = columns.find(',', start);
+    if (end == std::string::npos) end = columns.size();
+    std::string column = columns.substr(start, end - start);
+    column.erase(0, column.find_first_not_of(' '));
+    out += (out.empty() ? "" : ", ") + table + "." + column + " AS " + column;
+    start = end + 1;
+  }
+  return out;
+}
+
 // Companies tried per statement of the round robin.
 constexpr int kCompaniesPerRead = 8;
 
@@ -287,14 +324,6 @@ std::vector<std::optional<Row>> recordAll(Tx& tx, const std::vector<AttemptOf>& 
                             {"next", r.nextAttemptAt ? Json(*r.nextAttemptAt) : Json()}}));
   }
   const bool pg = tx.dialect() == Dialect::PostgreSQL;
-  const std::string results =
-      pg ? "jsonb_to_recordset(CAST(? AS jsonb)) AS r(company_id TEXT, id TEXT, lease TEXT, "
-           "code INTEGER, body TEXT, at BIGINT, status TEXT, next BIGINT)"
-         : "(SELECT json_extract(value, '$.company_id') AS company_id, "
-           "json_extract(value, '$.id') AS id, json_extract(value, '$.lease') AS lease, "
-           "json_extract(value, '$.code') AS code, json_extract(value, '$.body') AS body, "
-           "json_extract(value, '$.at') AS at, json_extract(value, '$.status') AS status, "
-           "json_extract(value, '$.next') AS next FROM json_each(?)) AS r";
   const std::string d = pg ? "d" : "webhook_deliveries";
   // next_attempt_at is kept only while the webhook is active: a webhook
   // paused during the attempt keeps its delivery pending but unscheduled.
@@ -304,12 +333,9 @@ std::vector<std::optional<Row>> recordAll(Tx& tx, const std::vector<AttemptOf>& 
           "last_attempt_at = r.at, status = r.status, next_attempt_at = CASE WHEN EXISTS ("
           "SELECT 1 FROM webhooks w WHERE w.company_id = " +
           d + ".company_id AND w.id = " + d + ".webhook_id AND w.is_active) THEN r.next " +
-          "ELSE NULL END, lease = NULL, lease_until = NULL FROM " + results + " WHERE " + d +
-          ".company_id = r.company_id AND " + d + ".id = r.id AND " + d +
-          ".lease = r.lease RETURNING " + d + ".id AS id, " + d + ".event AS event, " + d +
-          ".status AS status, " + d + ".response_code AS response_code, " + d +
-          ".attempts AS attempts, " + d + ".created_at AS created_at, " + d +
-          ".last_attempt_at AS last_attempt_at",
+          "ELSE NULL END, lease = NULL, lease_until = NULL FROM " + attemptResults(pg) + " WHERE " +
+          d + ".company_id = r.company_id AND " + d + ".id = r.id AND " + d +
+          ".lease = r.lease RETURNING " + qualified(kListColumns, d),
       {rows.dump()});
   for (const Row& row : written.rows) {
     const auto found = indexOf.find(row.str("id"));
