@@ -70,8 +70,8 @@ DefinitionRoutes::DefinitionRoutes(Host& host, DefinitionContext context,
       cache_(std::move(cache)),
       purge_(std::move(purge)) {}
 
-CustomFieldSet DefinitionRoutes::forWrite(Tx& tx, bool exclusive) const {
-  lockDefinitions(tx, context_.recordType, exclusive);
+CustomFieldSet DefinitionRoutes::forChange(Tx& tx) const {
+  lockDefinitions(tx, context_.recordType, true);
   return readDefinitions(tx, tx.companyId(), context_.recordType);
 }
 
@@ -130,7 +130,7 @@ Response DefinitionRoutes::create(const Request& request) const {
     throw Error::invalidField("target", "The target " + d.target + " is not available.");
   }
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-    const CustomFieldSet fields = forWrite(tx, true);
+    const CustomFieldSet fields = forChange(tx);
     if (fields.size() >= kMaxFields) {
       throw Error::invalidField("key", "A record type may have at most " +
                                            std::to_string(kMaxFields) + " custom fields.");
@@ -151,7 +151,7 @@ Response DefinitionRoutes::create(const Request& request) const {
 Response DefinitionRoutes::update(const Request& request) const {
   Json answer;
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-    const CustomFieldSet fields = forWrite(tx, true);
+    const CustomFieldSet fields = forChange(tx);
     const CustomFieldDefinition& before = findKey(fields, request.param("key"));
     CustomFieldDefinition after = patchedDefinition(request.bodyObject(), before);
     checkRemovedOptions(tx, before, after);
@@ -176,7 +176,7 @@ Response DefinitionRoutes::update(const Request& request) const {
 Response DefinitionRoutes::remove(const Request& request) const {
   const std::string& key = request.param("key");
   host_.db().transaction(request.identity.companyId, [&](Tx& tx) {
-    const CustomFieldSet fields = forWrite(tx, true);
+    const CustomFieldSet fields = forChange(tx);
     const CustomFieldDefinition& d = findKey(fields, key);
     const std::int64_t now = nowMicros();
     markDeleted(tx, d, now);

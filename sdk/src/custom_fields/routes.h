@@ -26,9 +26,9 @@ class DefinitionRoutes {
   Response update(const Request& request) const;
   Response remove(const Request& request) const;
 
-  // The definitions a write of a record reads in its transaction: on
-  // PostgreSQL under the shared lock (exclusive for a definition change).
-  CustomFieldSet forWrite(Tx& tx, bool exclusive) const;
+  // The definitions a definition change reads in its transaction, under
+  // the exclusive lock (on PostgreSQL) that record writes take shared.
+  CustomFieldSet forChange(Tx& tx) const;
   // The same for a record's write (shared): the company's stamp
   // (custom_field_versions, changed by every definition change) is read in
   // the transaction, and the definitions themselves only when it differs
